@@ -1,0 +1,225 @@
+// The subcommands of `liesim`: list, describe, run.
+#include "commands.hpp"
+
+#include <liesim/driver.hpp>
+#include <liesim/io/output.hpp>
+#include <liesim/io/summary.hpp>
+#include <liesim/run.hpp>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace liesim::cli {
+
+namespace {
+
+json settings_json(const std::vector<SettingSpec>& specs) {
+  json a = json::array();
+  for (const auto& s : specs) a.push_back({{"name", s.name}, {"default", s.default_value}, {"unit", s.unit}, {"doc", s.doc}});
+  return a;
+}
+
+void print_settings(const char* title, const std::vector<SettingSpec>& specs) {
+  if (specs.empty()) return;
+  fmt::print("{}:\n", title);
+  for (const auto& s : specs)
+    fmt::print("  {:<14} default {:<12} {}{}\n", s.name, s.default_value.empty() ? "(none)" : s.default_value,
+               s.unit.empty() ? "" : "[" + s.unit + "] ", s.doc);
+}
+
+/// A model instance with default parameters, for printing its layout (nullptr if it fails).
+std::unique_ptr<Model> default_instance(const LoadedPlugin& p, std::string& error) {
+  try {
+    Settings s(p.model->parameters(), {}, "parameter");
+    return std::unique_ptr<Model>(p.model->create(s, error));
+  } catch (const std::exception& e) {
+    error = e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+int list(const Registry& registry, bool as_json) {
+  if (as_json) {
+    json j;
+    j["models"] = json::array();
+    j["integrators"] = json::array();
+    for (const auto& p : registry.plugins()) {
+      json e = {{"name", p.name}, {"version", p.version}, {"summary", p.summary}, {"file", p.file}};
+      if (p.model) {
+        j["models"].push_back(e);
+      } else {
+        e["methods"] = json::array();
+        for (const auto& m : p.integrator->methods())
+          e["methods"].push_back({{"name", m.name}, {"order", m.order}, {"embedded_order", m.embedded_order},
+                                  {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled}, {"summary", m.summary}});
+        j["integrators"].push_back(e);
+      }
+    }
+    j["failures"] = json::array();
+    for (const auto& f : registry.failures()) j["failures"].push_back({{"file", f.file}, {"name", f.name}, {"reason", f.reason}});
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  fmt::print("models:\n");
+  for (const auto& p : registry.plugins())
+    if (p.model) fmt::print("  {:<18} {:<8} {}\n", p.name, p.version, p.summary);
+  fmt::print("integrators (method, order[/embedded], family):\n");
+  for (const auto& p : registry.plugins())
+    if (p.integrator)
+      for (const auto& m : p.integrator->methods())
+        fmt::print("  {:<24} {:<6} {:<14} {}\n", m.name,
+                   m.embedded_order ? fmt::format("{}/{}", m.order, m.embedded_order) : std::to_string(m.order),
+                   p.name + " " + p.version, m.summary);
+  if (!registry.failures().empty()) {
+    fmt::print("plugins that failed to load:\n");
+    for (const auto& f : registry.failures()) fmt::print("  {}: {}\n", f.file, f.reason);
+  }
+  return 0;
+}
+
+int describe(const Registry& registry, const std::string& name, bool as_json) {
+  for (const auto& p : registry.plugins()) {
+    if (!p.model || p.name != name) continue;
+    std::string error;
+    const auto m = default_instance(p, error);
+    if (as_json) {
+      json j = {{"kind", "model"}, {"name", p.name}, {"version", p.version}, {"summary", p.model->summary()},
+                {"file", p.file}, {"parameters", settings_json(p.model->parameters())}, {"conventions", p.model->conventions()}};
+      if (m) {
+        j["state_layout"] = m->state_names();
+        j["algebra_dim"] = m->space().algebra_dim();
+        json inv = json::array();
+        for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}});
+        j["invariants"] = inv;
+      }
+      std::cout << j.dump(2) << "\n";
+      return 0;
+    }
+    fmt::print("model {} {} ({})\n{}\n\n", p.name, p.version, p.file, p.model->summary());
+    print_settings("parameters", p.model->parameters());
+    if (m) {
+      fmt::print("state layout with default parameters ({} numbers; algebra dimension {}):\n  {}\n", m->size(),
+                 m->space().algebra_dim(), fmt::join(m->state_names(), ", "));
+      fmt::print("invariants:\n");
+      for (const auto& i : m->invariants()) fmt::print("  {:<16} {}\n", i.name, i.doc);
+    } else {
+      fmt::print("(default parameters rejected: {})\n", error);
+    }
+    fmt::print("\nconventions:\n{}\n", p.model->conventions());
+    return 0;
+  }
+  const auto [family, info] = registry.method(name);  // throws with the list of known names
+  const auto options = family->integrator->options(name);
+  const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options();
+  if (as_json) {
+    json j = {{"kind", "integrator"}, {"name", info.name}, {"family", family->name}, {"version", family->version},
+              {"summary", info.summary}, {"order", info.order}, {"embedded_order", info.embedded_order},
+              {"lie_group", info.lie_group}, {"self_controlled", info.self_controlled},
+              {"options", settings_json(options)}, {"step_control_options", settings_json(control)}};
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  fmt::print("method {} (family {} {}, {})\n{}\n", info.name, family->name, family->version, family->file, info.summary);
+  fmt::print("order {}{}; {}; {}\n", info.order,
+             info.embedded_order ? fmt::format(", embedded order {} (adaptive with --rtol/--atol)", info.embedded_order) : ", fixed step (--step)",
+             info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
+             info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
+  print_settings("options (--option KEY=VALUE)", options);
+  print_settings("step-control options (--option KEY=VALUE)", control);
+  return 0;
+}
+
+int run(const Registry& registry, const std::vector<std::string>& args) {
+  RunRequest req;
+  std::vector<std::string> params, options;
+  std::string output, summary, steps;
+  po::options_description desc("run options");
+  desc.add_options()("model", po::value(&req.model)->required(), "model name")(
+      "integrator", po::value(&req.method)->required(), "integrator method name")(
+      "param", po::value(&params)->composing(), "model parameter KEY=VALUE (repeatable)")(
+      "option", po::value(&options)->composing(), "integrator option KEY=VALUE (repeatable)")(
+      "t-end", po::value(&req.t_end)->default_value(1.0), "final time")("step", po::value(&req.step), "fixed step size")(
+      "rtol", po::value(&req.rtol), "relative tolerance")("atol", po::value(&req.atol), "absolute tolerance")(
+      "output", po::value(&output), "CSV time series")("summary", po::value(&summary), "JSON run summary")(
+      "steps", po::value(&steps), "CSV log of every adaptive step attempt")(
+      "outputs", po::value(&req.solver_outputs)->default_value(100), "output times of self-controlled solvers");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw Error(fmt::format("run: {} (see `liesim --help`)", e.what()));
+  }
+  for (const auto& p : params) {
+    auto [k, v] = parse_assignment(p, "--param");
+    req.parameters[k] = v;
+  }
+  for (const auto& o : options) {
+    auto [k, v] = parse_assignment(o, "--option");
+    req.options[k] = v;
+  }
+  if (req.solver_outputs < 1) throw Error("--outputs must be >= 1");
+
+  PreparedRun prepared = prepare_run(registry, req);
+  ObserverList observers;
+  InvariantMonitor monitor(*prepared.model);
+  observers.add(monitor);
+  std::unique_ptr<CsvWriter> csv;
+  std::unique_ptr<StepLog> step_log;
+  if (!output.empty()) {
+    csv = std::make_unique<CsvWriter>(output, *prepared.model);
+    observers.add(*csv);
+  }
+  if (!steps.empty()) {
+    step_log = std::make_unique<StepLog>(steps);
+    observers.add(*step_log);
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> summary_file(nullptr, &std::fclose);
+  if (!summary.empty()) summary_file.reset(open_for_writing(summary, "summary JSON"));
+
+  RunResult result;
+  std::string error;
+  try {
+    result = execute(prepared, observers);
+  } catch (const RunFailure& f) {
+    result = f.partial;
+    error = f.what();
+  }
+  if (summary_file) {
+    const std::string text = run_summary_json(prepared, result, monitor, error);
+    std::fwrite(text.data(), 1, text.size(), summary_file.get());
+  } else {
+    fmt::print("model {} with {}: t = {} reached in {} steps ({} rejected), {:.3g} s\n", prepared.model_plugin->name,
+               prepared.method.name, result.t, result.stats.steps, result.stats.rejected_steps, result.stats.wall_time_s);
+    const Counters& c = result.stats.counters;
+    fmt::print("evaluations: f {}, F {}, exponentials {}, dexpinv {}, brackets {}\n", c.f_evals, c.F_evals, c.exps,
+               c.dexpinv_calls, c.brackets);
+    fmt::print("final state:\n");
+    const auto names = prepared.model->state_names();
+    for (Eigen::Index i = 0; i < result.y.size(); ++i) fmt::print("  {:<8} {: .17g}\n", names[i], result.y[i]);
+    fmt::print("invariants (initial, final, max |drift|):\n");
+    for (std::size_t k = 0; k < monitor.info().size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      fmt::print("  {:<16} {: .17g} {: .17g} {:.3e}\n", monitor.info()[k].name, monitor.initial()[i], monitor.current()[i],
+                 monitor.max_abs_drift()[i]);
+    }
+  }
+  if (!error.empty()) {
+    std::cerr << "liesim: error: " << error << "\n";
+    if (!output.empty()) std::cerr << "liesim: the rows computed before the failure are in " << output << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace liesim::cli

@@ -1,0 +1,17 @@
+// The subcommands of `liesim`.
+#pragma once
+#include <liesim/registry.hpp>
+
+#include <string>
+#include <vector>
+
+namespace liesim::cli {
+
+/// `liesim list [--json]`: loaded plugins, then the failures; exit code.
+int list(const Registry& registry, bool json);
+/// `liesim describe NAME [--json]`: a model's parameters and conventions, or a method's options.
+int describe(const Registry& registry, const std::string& name, bool json);
+/// `liesim run ...` with the remaining arguments; exit code.
+int run(const Registry& registry, const std::vector<std::string>& args);
+
+}  // namespace liesim::cli

@@ -1,0 +1,69 @@
+// liesim: simulate multibody systems on manifolds and compare the methods that integrate them.
+#include "commands.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+constexpr const char* usage = R"(usage:
+  liesim list [--json]
+  liesim describe NAME [--json]          NAME: a model or an integrator method
+  liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
+             [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
+             [--steps FILE.csv] [--outputs N]
+global options (before or after the command):
+  --plugin-path DIR    also load plugins from DIR (repeatable; LIESIM_PLUGIN_PATH is colon-separated)
+  --help               this text
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> plugin_paths, rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--plugin-path") {
+      if (i + 1 >= args.size()) {
+        std::cerr << "liesim: --plugin-path needs a folder\n";
+        return 2;
+      }
+      plugin_paths.push_back(args[++i]);
+    } else if (args[i].rfind("--plugin-path=", 0) == 0) {
+      plugin_paths.push_back(args[i].substr(std::strlen("--plugin-path=")));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
+    std::cout << usage;
+    return rest.empty() ? 2 : 0;
+  }
+  try {
+    liesim::Registry registry;
+    registry.load_directories(liesim::Registry::search_path(plugin_paths));
+    const std::string command = rest[0];
+    const std::vector<std::string> sub(rest.begin() + 1, rest.end());
+    const bool json = std::find(sub.begin(), sub.end(), "--json") != sub.end();
+    if (command == "list") {
+      for (const auto& a : sub)
+        if (a != "--json") throw liesim::Error(fmt::format("list: unknown argument '{}'", a));
+      return liesim::cli::list(registry, json);
+    }
+    if (command == "describe") {
+      std::vector<std::string> names;
+      for (const auto& a : sub)
+        if (a != "--json") names.push_back(a);
+      if (names.size() != 1) throw liesim::Error("describe needs exactly one NAME (a model or a method; see `liesim list`)");
+      return liesim::cli::describe(registry, names[0], json);
+    }
+    if (command == "run") return liesim::cli::run(registry, sub);
+    std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "liesim: error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,70 @@
+// The kernel's integration loops: fixed step, adaptive step with the paper's controller, and
+// self-controlled solvers. Statistics, output and error handling live here once for every method.
+#pragma once
+#include <liesim/integrator.hpp>
+#include <liesim/observer.hpp>
+
+#include <limits>
+#include <string>
+
+namespace liesim {
+
+/// Norm of the local error estimate.
+enum class ErrorNorm {
+  l2,   ///< plain 2-norm of the difference, compared with tol = atol (as in the papers)
+  wrms  ///< SUNDIALS-style weighted RMS with rtol/atol, compared with 1
+};
+
+/// Step-size control of adaptive kernel-driven methods (documented in integrators/README.md).
+struct StepControl {
+  double rtol = 0.0;                 ///< relative tolerance (wrms only)
+  double atol = 0.0;                 ///< absolute tolerance; the tolerance tol for l2
+  ErrorNorm norm = ErrorNorm::wrms;  ///< option error_norm
+  double theta = 0.85;               ///< safety factor (option theta)
+  double h0 = 0.0;                   ///< initial step; 0 = (t_end - t0) / 100 (option h0)
+  double h_min = 0.0;                ///< smallest allowed step (option h_min)
+  double h_max = std::numeric_limits<double>::infinity();       ///< option h_max
+  long max_steps = 1000000;          ///< accepted + rejected steps allowed (option max_steps)
+  double max_growth = std::numeric_limits<double>::infinity();  ///< cap on h_new / h (option max_growth)
+  double exponent = 0.0;             ///< 0 = 1 / (p_low + 1) (option exponent)
+};
+
+/// What to integrate: time span and step size or step control.
+struct RunSpec {
+  double t0 = 0.0;             ///< initial time
+  double t_end = 1.0;          ///< final time
+  double step = 0.0;           ///< > 0: fixed step size
+  StepControl control;         ///< used when step == 0
+  int solver_outputs = 100;    ///< output times of self-controlled solvers (equally spaced)
+};
+
+/// Result of a run (also attached to a RunFailure, holding what was computed before the failure).
+struct RunResult {
+  Stats stats;
+  double t = 0.0;          ///< time reached
+  Eigen::VectorXd y;       ///< state at t
+};
+
+/// A run that ended early; `partial` holds the statistics and the last good state.
+class RunFailure : public Error {
+ public:
+  RunFailure(const std::string& what, RunResult partial) : Error(what), partial(std::move(partial)) {}
+  RunResult partial;
+};
+
+/// The kernel's options for adaptive step control, as `liesim describe` lists them.
+std::vector<SettingSpec> step_control_options();
+/// Read the step control options (rtol/atol are set by the caller).
+StepControl parse_step_control(const Settings& options, StepControl base);
+
+/// Integrate with a kernel-driven stepper; fixed step when spec.step > 0, else adaptive
+/// (requires an embedded pair). Throws RunFailure on solver failure or non-finite state.
+RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
+                    ConstVec y0, Observer& observer);
+/// Integrate with a self-controlled solver, with output at spec.solver_outputs equal intervals.
+RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer);
+
+/// The local error norm used by the controller (exposed for tests).
+double error_norm(const StepControl& c, ErrorSpace space, ConstVec err, ConstVec y, ConstVec y_new);
+
+}  // namespace liesim

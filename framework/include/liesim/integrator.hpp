@@ -1,0 +1,92 @@
+// Integrator families, their methods, and the two kinds of integrators the kernel drives.
+#pragma once
+#include <liesim/model.hpp>
+#include <liesim/settings.hpp>
+#include <liesim/stats.hpp>
+
+#include <string>
+#include <vector>
+
+namespace liesim {
+
+/// Where an embedded pair measures its local error estimate.
+enum class ErrorSpace {
+  none,       ///< no error estimate (fixed step only)
+  embedding,  ///< difference of two points in R^n (classical pairs, commutator-free pairs)
+  algebra     ///< difference of two Lie algebra increments sigma - sigma_hat (RKMK pairs)
+};
+
+/// Description of one method of a family, as `liesim list` prints it.
+struct MethodInfo {
+  std::string name;         ///< e.g. "rkmk4"
+  std::string summary;      ///< one line
+  int order = 0;            ///< order of the main method
+  int embedded_order = 0;   ///< order of the embedded (auxiliary) method, 0 if none
+  bool lie_group = false;   ///< advances on M through the action (true) or in R^n (false)
+  bool self_controlled = false;  ///< has its own step control and output (e.g. SUNDIALS)
+};
+
+/// A one-step method driven by the kernel: the kernel chooses h, the stepper takes the step.
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  /// Bind to a model and allocate every workspace (the only place a stepper may allocate).
+  virtual Status init(Model& model, std::string& error) noexcept = 0;
+  /// Where err is measured by step() (ErrorSpace::none for methods without an embedded pair).
+  virtual ErrorSpace error_space() const noexcept = 0;
+  /// One step of size h from (t, y) to y_new; for embedded pairs, err = main - auxiliary
+  /// (size n for embedding errors, d for algebra errors). Must not allocate.
+  virtual Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept = 0;
+  /// Message for the last non-ok status.
+  virtual std::string last_error() const { return {}; }
+};
+
+/// Step-size settings given to a self-controlled solver.
+struct SolverTolerances {
+  double rtol = 0.0;      ///< relative tolerance (0 with a fixed step)
+  double atol = 0.0;      ///< absolute tolerance
+  double fixed_step = 0;  ///< > 0: take this fixed step instead of adapting
+};
+
+/// An integrator with its own step control and interpolation (SUNDIALS and the like).
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  /// Bind to a model, set the initial condition and allocate everything.
+  virtual Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol,
+                      std::string& error) noexcept = 0;
+  /// Advance to t_out and write the (interpolated) state there.
+  virtual Status advance(double t_out, Vec y_out) noexcept = 0;
+  /// Add the solver's own statistics (steps, rejections, Newton iterations, ...) to `stats`.
+  virtual void add_stats(Stats& stats) const noexcept = 0;
+  /// Message for the last non-ok status, naming the solver flag and time.
+  virtual std::string last_error() const { return {}; }
+};
+
+/// The plugin-side factory of a family of methods (e.g. all table-driven Lie group methods).
+class IntegratorFamily {
+ public:
+  virtual ~IntegratorFamily() = default;
+  /// One-line summary.
+  virtual std::string summary() const = 0;
+  /// The methods this family provides.
+  virtual std::vector<MethodInfo> methods() const = 0;
+  /// Family-specific options of `method` (the kernel's step-control options are not listed).
+  virtual std::vector<SettingSpec> options(const std::string& method) const = 0;
+  /// Create a kernel-driven stepper (nullptr and `error` set on failure; never throws).
+  virtual Stepper* create_stepper(const std::string& method, const Settings& options,
+                                  std::string& error) const noexcept {
+    (void)options;
+    error = "method '" + method + "' is not a kernel-driven stepper";
+    return nullptr;
+  }
+  /// Create a self-controlled solver (nullptr and `error` set on failure; never throws).
+  virtual Solver* create_solver(const std::string& method, const Settings& options,
+                                std::string& error) const noexcept {
+    (void)options;
+    error = "method '" + method + "' is not a self-controlled solver";
+    return nullptr;
+  }
+};
+
+}  // namespace liesim

@@ -1,0 +1,15 @@
+// The JSON run summary (`liesim run --summary FILE.json`).
+#pragma once
+#include <liesim/io/output.hpp>
+#include <liesim/run.hpp>
+
+#include <string>
+
+namespace liesim {
+
+/// Summary of a finished (or failed: `error` non-empty) run as pretty-printed JSON: model,
+/// integrator, parameters, options, t_end, final_state, stats, invariants, wall_time_s, plugins.
+std::string run_summary_json(const PreparedRun& run, const RunResult& result, const InvariantMonitor& invariants,
+                             const std::string& error);
+
+}  // namespace liesim

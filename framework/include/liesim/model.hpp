@@ -1,0 +1,128 @@
+// Model: a mechanical system written once, usable by Lie group and classical methods alike.
+#pragma once
+#include <liesim/settings.hpp>
+#include <liesim/space.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace liesim {
+
+/// A named quantity the model expects to be conserved (or a constraint residual that stays 0).
+struct InvariantInfo {
+  std::string name;  ///< column name, e.g. "energy", "q1_norm_minus_1"
+  std::string doc;   ///< meaning and formula
+};
+
+/// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
+/// Public calls are non-virtual (they count work); models implement the private hooks.
+class Model {
+ public:
+  explicit Model(std::unique_ptr<HomogeneousSpace> space) : space_(std::move(space)) {
+    space_->attach_counters(&counters_);
+  }
+  virtual ~Model() = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  /// The homogeneous space (manifold, group, action).
+  const HomogeneousSpace& space() const noexcept { return *space_; }
+  /// Size n of a state vector (embedding coordinates).
+  int size() const noexcept { return space_->point_size(); }
+
+  /// xi = f(t, y) in g with F|_y = psi_*(f(y))|_y [Munthe-Kaas; thesis (2.2.3)].
+  Status generator(double t, ConstVec y, Vec xi) noexcept {
+    ++counters_.f_evals;
+    return do_generator(t, y, xi);
+  }
+  /// dy = F(t, y), the same vector field in embedding coordinates, for classical solvers.
+  Status vector_field(double t, ConstVec y, Vec dy) noexcept {
+    ++counters_.F_evals;
+    return do_vector_field(t, y, dy);
+  }
+
+  /// The initial state given by the parameters.
+  virtual void initial_state(Vec y) const = 0;
+  /// Names of the n state components in layout order (CSV column names).
+  virtual std::vector<std::string> state_names() const = 0;
+  /// The invariants and constraint residuals reported for this model.
+  virtual std::vector<InvariantInfo> invariants() const { return {}; }
+  /// Values of the invariants at y (out has invariants().size() entries).
+  virtual void evaluate_invariants(ConstVec y, Vec out) const noexcept { (void)y; (void)out; }
+  /// "" if y lies on M within the model's stated tolerance, else a message naming the violation.
+  virtual std::string check_state(ConstVec y) const { (void)y; return {}; }
+  /// Whether an exact solution is known for these parameters.
+  virtual bool has_exact_solution() const noexcept { return false; }
+  /// The exact solution at time t (only where has_exact_solution()).
+  virtual Status exact_solution(double t, Vec y) const noexcept { (void)t; (void)y; return Status::fatal; }
+
+  /// Message of the last non-ok status returned by a hook.
+  const std::string& last_error() const noexcept { return last_error_; }
+  /// Evaluation counters of this instance.
+  Counters& counters() noexcept { return counters_; }
+
+ protected:
+  /// Record why a hook failed and return `s`.
+  Status fail(Status s, const char* why) noexcept {
+    try { last_error_ = why; } catch (...) {}
+    return s;
+  }
+
+ private:
+  virtual Status do_generator(double t, ConstVec y, Vec xi) noexcept = 0;
+  /// Default embedded field: F|_y = psi_*(f(t, y))|_y, evaluated through the space. Models
+  /// override it where the direct formula is cheaper. (Must not allocate: uses scratch_.)
+  virtual Status do_vector_field(double t, ConstVec y, Vec dy) noexcept {
+    if (scratch_.size() != space_->algebra_dim()) return fail(Status::fatal, "vector_field: workspace not prepared");
+    Status s = do_generator(t, y, scratch_);
+    if (s != Status::ok) return s;
+    return space_->generator(scratch_, y, dy);
+  }
+
+ protected:
+  /// Scratch algebra vector used by the default vector field; allocated by prepare().
+  Eigen::VectorXd scratch_;
+
+ public:
+  /// Allocate the model's workspaces (called by the kernel before a run; never per step).
+  virtual void prepare() { scratch_.resize(space_->algebra_dim()); }
+
+ private:
+  std::unique_ptr<HomogeneousSpace> space_;
+  Counters counters_;
+  std::string last_error_;
+};
+
+/// The plugin-side factory of a model: its documentation and parameters, and instance creation.
+class ModelType {
+ public:
+  virtual ~ModelType() = default;
+  /// One-line summary.
+  virtual std::string summary() const = 0;
+  /// Declared parameters with defaults, units and meaning.
+  virtual std::vector<SettingSpec> parameters() const = 0;
+  /// The convention block: SPACE / GROUP / ACTION / GENERATOR / EMBEDDING / INVARIANTS / PARAMETERS / SOURCE.
+  virtual std::string conventions() const = 0;
+  /// Create an instance; on invalid parameters returns nullptr and sets `error` (never throws).
+  virtual Model* create(const Settings& parameters, std::string& error) const noexcept = 0;
+};
+
+/// Helper base for model plugins: implement `make` (which may throw liesim::Error); the
+/// exception is caught inside the plugin and returned as text, so none crosses the boundary.
+template <class Derived>
+class ModelTypeBase : public ModelType {
+ public:
+  Model* create(const Settings& parameters, std::string& error) const noexcept final {
+    try {
+      return static_cast<const Derived*>(this)->make(parameters).release();
+    } catch (const std::exception& e) {
+      error = e.what();
+    } catch (...) {
+      error = "unknown error while creating the model";
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace liesim

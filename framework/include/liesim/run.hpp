@@ -1,0 +1,44 @@
+// One run from names and text settings: what the command line, the studies and the tests share.
+#pragma once
+#include <liesim/driver.hpp>
+#include <liesim/registry.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace liesim {
+
+/// A run as a user states it: names and KEY=VALUE settings.
+struct RunRequest {
+  std::string model;                              ///< model plugin name
+  std::map<std::string, std::string> parameters;  ///< model parameters (others default)
+  std::string method;                             ///< integrator method name
+  std::map<std::string, std::string> options;     ///< family options and step-control options
+  double t0 = 0.0;                                ///< initial time
+  double t_end = 1.0;                             ///< final time
+  double step = 0.0;                              ///< fixed step (> 0), or 0 for tolerances
+  double rtol = 0.0;                              ///< relative tolerance (adaptive)
+  double atol = 0.0;                              ///< absolute tolerance (adaptive)
+  int solver_outputs = 100;                       ///< output times of self-controlled solvers
+};
+
+/// A validated run, ready to execute: every name resolved, every setting parsed.
+struct PreparedRun {
+  const LoadedPlugin* model_plugin = nullptr;
+  const LoadedPlugin* integrator_plugin = nullptr;
+  MethodInfo method;
+  Settings parameters;  ///< model parameters with defaults
+  Settings options;     ///< family options with defaults
+  Settings control;     ///< step-control options with defaults
+  std::unique_ptr<Model> model;
+  RunSpec spec;
+  Eigen::VectorXd y0;   ///< validated initial state
+};
+
+/// Resolve and validate a request; throws liesim::Error naming the first problem and its fix.
+PreparedRun prepare_run(const Registry& registry, const RunRequest& request);
+/// Integrate a prepared run; throws RunFailure with the partial result on failure.
+RunResult execute(PreparedRun& run, Observer& observer);
+
+}  // namespace liesim

@@ -1,0 +1,21 @@
+// Status codes returned across the plugin boundary, and the error type used inside a process.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace liesim {
+
+/// Outcome of a stage-level call (the SUNDIALS/FMI three-way convention).
+enum class Status : int {
+  ok = 0,           ///< success
+  recoverable = 1,  ///< the step should be retried with a smaller step size
+  fatal = -1        ///< the run cannot continue
+};
+
+/// Error raised by the kernel and the command line; the message names the problem and its fix.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace liesim

@@ -1,0 +1,78 @@
+// Methods as data: Butcher tableaux, commutator corrections and commutator-free schemes.
+// RKMK, Crouch–Grossman/commutator-free and classical RK read the same tables.
+#pragma once
+#include <span>
+#include <string_view>
+
+namespace liesim {
+
+/// Largest number of stages of a shipped table.
+inline constexpr int max_stages = 8;
+/// Largest number of exponentials per stage of a commutator-free scheme.
+inline constexpr int max_exponentials = 3;
+
+/// An explicit Runge–Kutta method (c, A, b) with optional embedded weights b_hat
+/// (ARKODE naming: NAME_stages_order_embeddedorder).
+struct ButcherTableau {
+  std::string_view name;     ///< e.g. "DORMAND_PRINCE_7_5_4"
+  int stages;                ///< s
+  int order;                 ///< order p of the main method
+  int embedded_order;        ///< order of b_hat, 0 if none
+  double c[max_stages];      ///< nodes
+  double A[max_stages][max_stages];  ///< strictly lower triangular coefficients
+  double b[max_stages];      ///< main weights
+  double b_hat[max_stages];  ///< embedded weights (all 0 if none)
+};
+
+/// A term coef * [K_i, K_j] (K = h f(Y)) added to the algebra argument of stage `row`
+/// (row == stages: the update). Used by RKMK schemes that replace dexpinv by commutators.
+struct CommutatorTerm {
+  int row;
+  int i;
+  int j;
+  double coefficient;
+};
+
+/// An RKMK scheme: a Butcher tableau in the Lie algebra, with either dexpinv (commutators empty)
+/// or explicit commutator corrections and no dexpinv (e.g. Casas–Owren RKMK4 with 2 commutators).
+struct MuntheKaasScheme {
+  const ButcherTableau* tableau;
+  std::span<const CommutatorTerm> commutators;  ///< empty: use dexpinv
+};
+
+/// A product of exponentials exp(h sum_k alpha[J-1][k] f_k) ... exp(h sum_k alpha[0][k] f_k),
+/// the first row acting first.
+struct ExponentialProduct {
+  int count;                                       ///< number J of exponentials
+  double alpha[max_exponentials][max_stages];      ///< coefficients of h f_k per exponential
+};
+
+/// A commutator-free Lie group method [Celledoni–Marthinsen–Owren 2003; thesis §2.2.2]:
+/// Y_r = (product of exponentials) . y_n, f_r = f(Y_r); update and embedded update likewise.
+/// Crouch–Grossman methods are the special case with one f per exponential.
+struct CommutatorFreeScheme {
+  std::string_view name;     ///< e.g. "CF4_4_4"
+  int stages;
+  int order;
+  int embedded_order;        ///< 0 if none
+  double c[max_stages];
+  ExponentialProduct stage[max_stages];  ///< stage[0] is the empty product (Y_1 = y_n)
+  ExponentialProduct update;
+  ExponentialProduct embedded;           ///< count 0 if none
+};
+
+/// All shipped Butcher tableaux.
+std::span<const ButcherTableau> butcher_tableaux();
+/// All shipped commutator-free schemes.
+std::span<const CommutatorFreeScheme> commutator_free_schemes();
+/// A Butcher tableau by name (nullptr if unknown).
+const ButcherTableau* find_butcher(std::string_view name);
+/// A commutator-free scheme by name (nullptr if unknown).
+const CommutatorFreeScheme* find_commutator_free(std::string_view name);
+/// The Casas–Owren commutator corrections of RKMK4 with two commutators (on CLASSICAL_RK_4_4).
+std::span<const CommutatorTerm> casas_owren_rkmk4_commutators();
+/// The classical Butcher tableau a commutator-free scheme is consistent with:
+/// a_rk = sum_j alpha^k_{r,j}, b_k = sum_j beta^k_j (thesis §2.2.2).
+ButcherTableau consistent_butcher(const CommutatorFreeScheme& scheme);
+
+}  // namespace liesim

@@ -1,0 +1,238 @@
+// Integration loops shared by every method (fixed step, adaptive step, self-controlled solvers).
+#include <liesim/driver.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace liesim {
+
+std::vector<SettingSpec> step_control_options() {
+  return {
+      {"error_norm", "wrms", "", "local error norm: wrms (weighted RMS with rtol/atol, accept err <= 1) or l2 (2-norm, accept err < atol)"},
+      {"theta", "0.85", "", "safety factor in h_new = theta (tol/err)^(1/(p_low+1)) h"},
+      {"h0", "", "s", "initial step size (default (t_end - t0)/100)"},
+      {"h_min", "0", "s", "smallest step size; a smaller one ends the run with an error"},
+      {"h_max", "inf", "s", "largest step size"},
+      {"max_steps", "1000000", "", "accepted + rejected steps allowed before the run ends with an error"},
+      {"max_growth", "inf", "", "largest ratio h_new / h (inf = unlimited, as in the papers)"},
+      {"exponent", "", "", "controller exponent (default 1/(p_low+1); the papers' code used 1/4 for DOPRI 5(4))"},
+  };
+}
+
+namespace {
+double number_or_inf(const Settings& s, const std::string& key) {
+  const std::string& t = s.text(key);
+  if (t == "inf") return std::numeric_limits<double>::infinity();
+  return s.positive(key);
+}
+}  // namespace
+
+StepControl parse_step_control(const Settings& o, StepControl c) {
+  if (o.has("error_norm")) c.norm = o.choice("error_norm", {"wrms", "l2"}) == "l2" ? ErrorNorm::l2 : ErrorNorm::wrms;
+  if (o.has("theta")) {
+    c.theta = o.positive("theta");
+    if (c.theta > 1) throw Error(fmt::format("option 'theta' must be in (0, 1] (got {})", c.theta));
+  }
+  if (o.has("h0")) c.h0 = o.positive("h0");
+  if (o.has("h_min")) {
+    c.h_min = o.number("h_min");
+    if (c.h_min < 0) throw Error("option 'h_min' must be >= 0");
+  }
+  if (o.has("h_max")) c.h_max = number_or_inf(o, "h_max");
+  if (o.has("max_steps")) c.max_steps = o.integer("max_steps", 1, 1L << 50);
+  if (o.has("max_growth")) {
+    c.max_growth = number_or_inf(o, "max_growth");
+    if (c.max_growth <= 1) throw Error("option 'max_growth' must be > 1");
+  }
+  if (o.has("exponent")) c.exponent = o.positive("exponent");
+  return c;
+}
+
+double error_norm(const StepControl& c, ErrorSpace space, ConstVec err, ConstVec y, ConstVec y_new) {
+  if (c.norm == ErrorNorm::l2) return err.norm();
+  // Weighted RMS: w_i = 1 / (rtol |y_i| + atol). Embedding errors weight by the larger of the
+  // two end points per component; algebra errors (increments in g) by the state's max norm.
+  double sum = 0.0;
+  const Eigen::Index n = err.size();
+  if (space == ErrorSpace::algebra) {
+    const double scale = c.rtol * std::max(y.lpNorm<Eigen::Infinity>(), y_new.lpNorm<Eigen::Infinity>()) + c.atol;
+    for (Eigen::Index i = 0; i < n; ++i) sum += (err[i] / scale) * (err[i] / scale);
+  } else {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double w = c.rtol * std::max(std::abs(y[i]), std::abs(y_new[i])) + c.atol;
+      sum += (err[i] / w) * (err[i] / w);
+    }
+  }
+  return std::sqrt(sum / static_cast<double>(std::max<Eigen::Index>(n, 1)));
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Common bookkeeping of a run: counters, timing, the failure path.
+struct RunState {
+  Model& model;
+  RunResult result;
+  Clock::time_point start = Clock::now();
+
+  RunState(Model& m, ConstVec y0, double t0) : model(m) {
+    model.counters() = Counters{};
+    result.y = y0;
+    result.t = t0;
+  }
+  void finish() {
+    result.stats.counters = model.counters();
+    result.stats.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  [[noreturn]] void fail(const std::string& why) {
+    finish();
+    throw RunFailure(why, result);
+  }
+  void accept(double h) {
+    Stats& s = result.stats;
+    s.h_min_used = s.steps == 0 ? h : std::min(s.h_min_used, h);
+    s.h_max_used = std::max(s.h_max_used, h);
+    ++s.steps;
+  }
+};
+
+std::string describe_status(Status s, const std::string& detail) {
+  const char* kind = s == Status::recoverable ? "recoverable failure" : "fatal failure";
+  return detail.empty() ? std::string(kind) : fmt::format("{}: {}", kind, detail);
+}
+
+std::string step_failure_detail(Model& model, Stepper& stepper) {
+  std::string d = stepper.last_error();
+  if (d.empty()) d = model.last_error();
+  return d;
+}
+
+}  // namespace
+
+RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
+                    ConstVec y0, Observer& observer) {
+  const Eigen::Index n = model.size();
+  if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
+  if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
+  model.prepare();
+  std::string init_error;
+  if (stepper.init(model, init_error) != Status::ok)
+    throw Error(fmt::format("method '{}' cannot run model: {}", method.name, init_error));
+  const bool adaptive = spec.step <= 0;
+  if (adaptive && stepper.error_space() == ErrorSpace::none)
+    throw Error(fmt::format("method '{}' has no embedded error estimate: give a fixed step (--step H), or choose an adaptive method", method.name));
+  if (!adaptive && !(std::isfinite(spec.step)))
+    throw Error("the step size must be finite and positive");
+
+  RunState run(model, y0, spec.t0);
+  Eigen::VectorXd y_new(n);
+  Eigen::VectorXd err(stepper.error_space() == ErrorSpace::algebra ? model.space().algebra_dim() : n);
+  err.setZero();
+  Eigen::VectorXd& y = run.result.y;
+  double& t = run.result.t;
+  observer.on_output(t, y);
+
+  const double T = spec.t_end;
+  if (!adaptive) {
+    const double span = T - spec.t0;
+    const long steps = std::max(1L, static_cast<long>(std::ceil(span / spec.step * (1 - 1e-12))));
+    for (long k = 0; k < steps; ++k) {
+      const double t_next = k + 1 == steps ? T : spec.t0 + static_cast<double>(k + 1) * spec.step;
+      const double h = t_next - t;
+      const Status s = stepper.step(t, h, y, y_new, err);
+      if (s != Status::ok)
+        run.fail(fmt::format("method '{}' failed at t = {} with h = {}: {}", method.name, t, h,
+                             describe_status(s, step_failure_detail(model, stepper))));
+      if (!y_new.allFinite())
+        run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
+      y.swap(y_new);
+      t = t_next;
+      run.accept(h);
+      observer.on_output(t, y);
+    }
+    run.finish();
+    return run.result;
+  }
+
+  const StepControl& c = spec.control;
+  const bool l2 = c.norm == ErrorNorm::l2;
+  const double tol = l2 ? c.atol : 1.0;
+  if (!(c.atol > 0) || (!l2 && !(c.rtol >= 0)))
+    throw Error("adaptive stepping needs --atol > 0 (and --rtol >= 0 with error_norm=wrms)");
+  const int p_low = method.embedded_order > 0 ? std::min(method.order, method.embedded_order) : method.order;
+  const double alpha = c.exponent > 0 ? c.exponent : 1.0 / (p_low + 1);
+  double h = std::min({c.h0 > 0 ? c.h0 : (T - spec.t0) / 100.0, c.h_max, T - t});
+  long attempts = 0;
+  while (t < T) {
+    if (++attempts > c.max_steps)
+      run.fail(fmt::format("max_steps ({}) reached at t = {} (method '{}'); raise the option max_steps or loosen the tolerance",
+                           c.max_steps, t, method.name));
+    if (h < c.h_min || h <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
+      run.fail(fmt::format("step size {} fell below {} at t = {} (method '{}'); the problem may be stiff or the tolerance too tight",
+                           h, c.h_min > 0 ? "h_min = " + fmt::format("{}", c.h_min) : std::string("round-off level"), t, method.name));
+    const bool last = h >= T - t;
+    const Status s = stepper.step(t, h, y, y_new, err);
+    if (s == Status::fatal)
+      run.fail(fmt::format("method '{}' failed at t = {} with h = {}: {}", method.name, t, h,
+                           describe_status(s, step_failure_detail(model, stepper))));
+    double e = 0.0;
+    bool accepted = false;
+    double factor = 0.25;  // after a recoverable failure of the model: retry with a quarter of h
+    if (s == Status::ok) {
+      e = error_norm(c, stepper.error_space(), err, y, y_new);
+      if (!std::isfinite(e) || !y_new.allFinite())
+        run.fail(fmt::format("non-finite {} at t = {} with h = {} (method '{}'); reduce h0 or the tolerance",
+                             std::isfinite(e) ? "state" : "error estimate", t, h, method.name));
+      // Paper's controller [seed 002 §4, thesis (2.4.1)]: h_new = theta (tol/err)^alpha h, accept if err < tol.
+      factor = e > 0 ? c.theta * std::pow(tol / e, alpha) : std::numeric_limits<double>::infinity();
+      accepted = l2 ? e < tol : e <= tol;
+    }
+    observer.on_step(t, h, e, accepted);
+    factor = std::min(factor, c.max_growth);
+    if (accepted) {
+      y.swap(y_new);
+      t = last ? T : t + h;
+      run.accept(h);
+      observer.on_output(t, y);
+    } else {
+      ++run.result.stats.rejected_steps;
+    }
+    h = std::min({factor * h, c.h_max, T - t});
+  }
+  run.finish();
+  return run.result;
+}
+
+RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer) {
+  const Eigen::Index n = model.size();
+  if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
+  if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
+  model.prepare();
+  SolverTolerances tol{spec.control.rtol, spec.control.atol, spec.step};
+  std::string init_error;
+  RunState run(model, y0, spec.t0);
+  if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
+  observer.on_output(spec.t0, y0);
+  const int outputs = std::max(1, spec.solver_outputs);
+  Eigen::VectorXd y_out(n);
+  for (int k = 1; k <= outputs; ++k) {
+    const double t_out = k == outputs ? spec.t_end : spec.t0 + (spec.t_end - spec.t0) * k / outputs;
+    if (solver.advance(t_out, y_out) != Status::ok) {
+      solver.add_stats(run.result.stats);
+      run.fail(solver.last_error());
+    }
+    if (!y_out.allFinite()) run.fail(fmt::format("non-finite state at t = {}", t_out));
+    run.result.y = y_out;
+    run.result.t = t_out;
+    observer.on_output(t_out, y_out);
+  }
+  run.finish();
+  solver.add_stats(run.result.stats);
+  return run.result;
+}
+
+}  // namespace liesim

@@ -1,0 +1,79 @@
+// Resolving names and settings into a run, and executing it with the right driver loop.
+#include <liesim/run.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace liesim {
+
+PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
+  PreparedRun p;
+  p.model_plugin = &registry.model(r.model);
+  const auto [family, info] = registry.method(r.method);
+  p.integrator_plugin = family;
+  p.method = info;
+
+  // Options are the family's plus, for kernel-driven methods, the kernel's step control.
+  const auto family_specs = family->integrator->options(r.method);
+  const auto control_specs = info.self_controlled ? std::vector<SettingSpec>{} : step_control_options();
+  std::vector<SettingSpec> all = family_specs;
+  all.insert(all.end(), control_specs.begin(), control_specs.end());
+  const std::string what = fmt::format("option of method '{}'", r.method);
+  (void)Settings(all, r.options, what);  // rejects unknown keys, listing both kinds
+  std::map<std::string, std::string> family_given, control_given;
+  for (const auto& [k, v] : r.options) {
+    bool control = false;
+    for (const auto& s : control_specs) control = control || s.name == k;
+    (control ? control_given : family_given)[k] = v;
+  }
+  p.options = Settings(family_specs, family_given, what);
+  p.control = Settings(control_specs, control_given, "step-control option");
+  p.parameters = Settings(p.model_plugin->model->parameters(), r.parameters, fmt::format("parameter of model '{}'", r.model));
+
+  if (!std::isfinite(r.t0) || !std::isfinite(r.t_end) || !(r.t_end > r.t0))
+    throw Error(fmt::format("--t-end must be a finite time after t0 = {} (got {})", r.t0, r.t_end));
+  const bool fixed = r.step > 0;
+  const bool tolerances = r.rtol > 0 || r.atol > 0;
+  if (r.step < 0 || !std::isfinite(r.step)) throw Error(fmt::format("--step must be a positive finite number (got {})", r.step));
+  if (!fixed && !tolerances)
+    throw Error("give a fixed step (--step H) or tolerances (--rtol R --atol A)");
+  if (fixed && tolerances) throw Error("give either --step or --rtol/--atol, not both");
+  if (tolerances && (!(r.atol > 0) || r.rtol < 0 || !std::isfinite(r.rtol) || !std::isfinite(r.atol)))
+    throw Error(fmt::format("tolerances must be finite with --atol > 0 and --rtol >= 0 (got rtol = {}, atol = {})", r.rtol, r.atol));
+  if (tolerances && !info.self_controlled && info.embedded_order == 0)
+    throw Error(fmt::format("method '{}' has no error estimate and runs with a fixed step only: use --step H, or an adaptive method", r.method));
+
+  p.spec.t0 = r.t0;
+  p.spec.t_end = r.t_end;
+  p.spec.step = r.step;
+  p.spec.solver_outputs = r.solver_outputs;
+  p.spec.control.rtol = r.rtol;
+  p.spec.control.atol = r.atol;
+  p.spec.control = parse_step_control(p.control, p.spec.control);
+
+  std::string error;
+  p.model.reset(p.model_plugin->model->create(p.parameters, error));
+  if (!p.model) throw Error(fmt::format("model '{}': {}", r.model, error));
+  p.y0.resize(p.model->size());
+  p.model->initial_state(p.y0);
+  if (!p.y0.allFinite()) throw Error(fmt::format("model '{}': the initial state is not finite", r.model));
+  const std::string off = p.model->check_state(p.y0);
+  if (!off.empty()) throw Error(fmt::format("model '{}': initial state rejected: {}", r.model, off));
+  return p;
+}
+
+RunResult execute(PreparedRun& p, Observer& observer) {
+  std::string error;
+  const IntegratorFamily& family = *p.integrator_plugin->integrator;
+  if (p.method.self_controlled) {
+    std::unique_ptr<Solver> solver(family.create_solver(p.method.name, p.options, error));
+    if (!solver) throw Error(fmt::format("method '{}': {}", p.method.name, error));
+    return integrate(*p.model, *solver, p.spec, p.y0, observer);
+  }
+  std::unique_ptr<Stepper> stepper(family.create_stepper(p.method.name, p.options, error));
+  if (!stepper) throw Error(fmt::format("method '{}': {}", p.method.name, error));
+  return integrate(*p.model, *stepper, p.method, p.spec, p.y0, observer);
+}
+
+}  // namespace liesim

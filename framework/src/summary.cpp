@@ -1,0 +1,70 @@
+// JSON run summary.
+#include <liesim/io/summary.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace liesim {
+
+namespace {
+/// JSON has no NaN/inf: write them as strings so that the file stays valid.
+nlohmann::json number(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+}  // namespace
+
+std::string run_summary_json(const PreparedRun& run, const RunResult& r, const InvariantMonitor& inv, const std::string& error) {
+  using nlohmann::json;
+  json j;
+  j["status"] = error.empty() ? "ok" : "failed";
+  if (!error.empty()) j["error"] = error;
+  j["model"] = run.model_plugin->name;
+  j["integrator"] = run.method.name;
+  j["parameters"] = run.parameters.values();
+  json options = run.options.values();
+  for (const auto& [k, v] : run.control.values()) options[k] = v;
+  j["options"] = options;
+  j["t0"] = run.spec.t0;
+  j["t_end"] = run.spec.t_end;
+  j["t_reached"] = r.t;
+  if (run.spec.step > 0) j["step"] = run.spec.step;
+  else {
+    j["rtol"] = run.spec.control.rtol;
+    j["atol"] = run.spec.control.atol;
+  }
+  json state = json::array();
+  for (Eigen::Index i = 0; i < r.y.size(); ++i) state.push_back(number(r.y[i]));
+  j["final_state"] = state;
+  j["state_names"] = run.model->state_names();
+  const Stats& s = r.stats;
+  j["stats"] = {{"steps", s.steps},
+                {"rejected_steps", s.rejected_steps},
+                {"rhs_evals", s.counters.F_evals},
+                {"f_evals", s.counters.f_evals},
+                {"exponentials", s.counters.exps},
+                {"dexpinv_calls", s.counters.dexpinv_calls},
+                {"brackets", s.counters.brackets},
+                {"projections", s.counters.projections},
+                {"rhs_evals_jac", s.rhs_evals_jac},
+                {"jac_evals", s.jac_evals},
+                {"nonlinear_iters", s.nonlinear_iters},
+                {"nonlinear_conv_fails", s.nonlinear_conv_fails},
+                {"h_min_used", s.h_min_used},
+                {"h_max_used", s.h_max_used}};
+  json invariants = json::object();
+  for (std::size_t k = 0; k < inv.info().size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    invariants[inv.info()[k].name] = {{"initial", number(inv.initial()[i])},
+                                      {"final", number(inv.current()[i])},
+                                      {"max_abs_drift", number(inv.max_abs_drift()[i])}};
+  }
+  j["invariants"] = invariants;
+  j["wall_time_s"] = s.wall_time_s;
+  j["plugins"] = {{"model", {{"name", run.model_plugin->name}, {"version", run.model_plugin->version}, {"file", run.model_plugin->file}}},
+                  {"integrator", {{"name", run.integrator_plugin->name}, {"version", run.integrator_plugin->version}, {"file", run.integrator_plugin->file}}}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace liesim

@@ -1,0 +1,41 @@
+// Explicit Runge–Kutta step in embedding coordinates.
+#include "erk_stepper.hpp"
+
+namespace liesim::classical_rk {
+
+ErkStepper::ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedded_solution)
+    : tab_(tableau), adaptive_(adaptive), embedded_solution_(embedded_solution) {}
+
+Status ErkStepper::init(Model& model, std::string& error) noexcept {
+  try {
+    model_ = &model;
+    K_.setZero(model.size(), tab_.stages);
+    Y_.setZero(model.size());
+    return Status::ok;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return Status::fatal;
+  }
+}
+
+Status ErkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
+  for (int i = 0; i < tab_.stages; ++i) {
+    Y_ = y;
+    for (int j = 0; j < i; ++j)
+      if (tab_.A[i][j] != 0.0) Y_.noalias() += (h * tab_.A[i][j]) * K_.col(j);
+    const Status s = model_->vector_field(t + tab_.c[i] * h, Y_, K_.col(i));
+    if (s != Status::ok) return s;
+  }
+  const double* w = embedded_solution_ ? tab_.b_hat : tab_.b;
+  y_new = y;
+  for (int i = 0; i < tab_.stages; ++i)
+    if (w[i] != 0.0) y_new.noalias() += (h * w[i]) * K_.col(i);
+  if (adaptive_) {
+    err.setZero();
+    for (int i = 0; i < tab_.stages; ++i)
+      if (tab_.b[i] != tab_.b_hat[i]) err.noalias() += (h * (tab_.b[i] - tab_.b_hat[i])) * K_.col(i);
+  }
+  return Status::ok;
+}
+
+}  // namespace liesim::classical_rk

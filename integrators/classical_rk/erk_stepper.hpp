@@ -1,0 +1,26 @@
+// Classical explicit Runge–Kutta on the embedded vector field F: R^n -> R^n, reading the same
+// Butcher tables as RKMK (so that "same tableau, different method" comparisons are exact).
+#pragma once
+#include <liesim/integrator.hpp>
+#include <liesim/tableau.hpp>
+
+namespace liesim::classical_rk {
+
+/// Explicit RK stepper in R^n; embedded pairs estimate the error in the embedding.
+class ErkStepper final : public Stepper {
+ public:
+  ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedded_solution);
+  Status init(Model& model, std::string& error) noexcept override;
+  ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::embedding : ErrorSpace::none; }
+  Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+
+ private:
+  const ButcherTableau& tab_;
+  bool adaptive_;
+  bool embedded_solution_;
+  Model* model_ = nullptr;
+  Eigen::MatrixXd K_;  // n x s
+  Eigen::VectorXd Y_;
+};
+
+}  // namespace liesim::classical_rk

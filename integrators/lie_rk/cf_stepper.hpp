@@ -1,0 +1,37 @@
+// Commutator-free Lie group methods (and Crouch–Grossman) read from a CommutatorFreeScheme
+// [Celledoni–Marthinsen–Owren 2003; Curry–Owren 2019; thesis §2.2.2, §2.4.2].
+#pragma once
+#include <liesim/integrator.hpp>
+#include <liesim/tableau.hpp>
+
+namespace liesim::lie_rk {
+
+/// Stepper for any commutator-free scheme; exponentials shared with an earlier stage are reused
+/// (detected from the table: a stage whose exponential list starts with another stage's list
+/// starts from that stage's point).
+class CommutatorFreeStepper final : public Stepper {
+ public:
+  CommutatorFreeStepper(const CommutatorFreeScheme& scheme, bool adaptive, bool embedded_solution);
+  Status init(Model& model, std::string& error) noexcept override;
+  ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::embedding : ErrorSpace::none; }
+  Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+
+  /// Index of the stage whose exponential product is the longest prefix of `p` (-1: none),
+  /// and the number of exponentials it covers.
+  static std::pair<int, int> reusable_prefix(const CommutatorFreeScheme& s, const ExponentialProduct& p, int before);
+
+ private:
+  Status apply(const ExponentialProduct& p, int start_stage, int skip, double h, ConstVec y, Vec out) noexcept;
+
+  const CommutatorFreeScheme& scheme_;
+  bool adaptive_;
+  bool embedded_solution_;
+  Model* model_ = nullptr;
+  std::pair<int, int> stage_prefix_[max_stages];
+  std::pair<int, int> update_prefix_{-1, 0}, embedded_prefix_{-1, 0};
+  Eigen::MatrixXd F_;   // d x s: f(Y_r)
+  Eigen::MatrixXd Y_;   // n x s: stage points
+  Eigen::VectorXd xi_, a_, b_, y_hat_;
+};
+
+}  // namespace liesim::lie_rk

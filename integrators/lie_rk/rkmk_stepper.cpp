@@ -1,0 +1,97 @@
+// RKMK step: stages in the Lie algebra, one exponential per stage, update exp(sigma) . y_n.
+#include "rkmk_stepper.hpp"
+
+#include <liesim/lie/bernoulli.hpp>
+
+namespace liesim::lie_rk {
+
+RkmkStepper::RkmkStepper(MuntheKaasScheme scheme, DexpinvMode mode, int series_order, bool adaptive,
+                         bool embedded_solution)
+    : scheme_(scheme), mode_(mode), series_order_(series_order), adaptive_(adaptive), embedded_solution_(embedded_solution) {}
+
+Status RkmkStepper::init(Model& model, std::string& error) noexcept {
+  try {
+    model_ = &model;
+    // Spaces without a closed-form dexpinv fall back to the truncated series.
+    if (mode_ == DexpinvMode::exact && !model.space().has_exact_dexpinv()) mode_ = DexpinvMode::series;
+    const int d = model.space().algebra_dim();
+    const int n = model.size();
+    const int s = scheme_.tableau->stages;
+    K_.setZero(d, s);
+    u_.setZero(d);
+    f_.setZero(d);
+    sigma_.setZero(d);
+    sigma_hat_.setZero(d);
+    w1_.setZero(d);
+    w2_.setZero(d);
+    Y_.setZero(n);
+    return Status::ok;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return Status::fatal;
+  }
+}
+
+Status RkmkStepper::stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept {
+  const HomogeneousSpace& space = model_->space();
+  switch (mode_) {
+    case DexpinvMode::exact:
+      return space.dexpinv(u, f, k);
+    case DexpinvMode::series: {
+      Status status = Status::ok;
+      auto bracket = [&](ConstVec a, ConstVec b, Vec out) {
+        if (status == Status::ok) status = space.bracket(a, b, out);
+      };
+      lie::dexpinv_series(u, f, series_order_, bracket, w1_, w2_, k);
+      return status;
+    }
+    case DexpinvMode::none:
+      k = f;
+      return Status::ok;
+  }
+  return Status::fatal;
+}
+
+void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
+  // coef [h K_i, h K_j] = h^2 coef [K_i, K_j]
+  for (const auto& c : scheme_.commutators) {
+    if (c.row != row) continue;
+    if (model_->space().bracket(K_.col(c.i), K_.col(c.j), w1_) != Status::ok) continue;
+    u += (h * h * c.coefficient) * w1_;
+  }
+}
+
+Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
+  const ButcherTableau& tab = *scheme_.tableau;
+  const HomogeneousSpace& space = model_->space();
+  Status s = Status::ok;
+  for (int i = 0; i < tab.stages; ++i) {
+    u_.setZero();
+    bool moved = false;
+    for (int j = 0; j < i; ++j)
+      if (tab.A[i][j] != 0.0) {
+        u_.noalias() += (h * tab.A[i][j]) * K_.col(j);
+        moved = true;
+      }
+    if (!scheme_.commutators.empty()) add_commutators(i, h, u_);
+    if (moved) {
+      if ((s = space.act_exp(u_, y, Y_)) != Status::ok) return s;
+      if ((s = model_->generator(t + tab.c[i] * h, Y_, f_)) != Status::ok) return s;
+      if ((s = stage_derivative(u_, f_, K_.col(i))) != Status::ok) return s;
+    } else {
+      // u_i = 0: Y_i = y_n and dexpinv_0 = identity.
+      if ((s = model_->generator(t + tab.c[i] * h, y, K_.col(i))) != Status::ok) return s;
+    }
+  }
+  sigma_.setZero();
+  sigma_hat_.setZero();
+  for (int i = 0; i < tab.stages; ++i) {
+    if (tab.b[i] != 0.0) sigma_.noalias() += (h * tab.b[i]) * K_.col(i);
+    if (tab.b_hat[i] != 0.0) sigma_hat_.noalias() += (h * tab.b_hat[i]) * K_.col(i);
+  }
+  if (!scheme_.commutators.empty()) add_commutators(tab.stages, h, sigma_);
+  if (adaptive_) err = sigma_ - sigma_hat_;
+  return space.act_exp(embedded_solution_ ? sigma_hat_ : sigma_, y, y_new);
+}
+
+}  // namespace liesim::lie_rk

@@ -1,0 +1,41 @@
+// Runge–Kutta–Munthe-Kaas: any explicit Butcher tableau applied to the dexpinv equation
+// sigma' = dexpinv_sigma(f(exp(sigma) . y_n)) in the Lie algebra [Munthe-Kaas 1999; thesis §2.2.2].
+#pragma once
+#include <liesim/integrator.hpp>
+#include <liesim/tableau.hpp>
+
+namespace liesim::lie_rk {
+
+/// How the stage derivatives k_i = dexpinv_{u_i}(f_i) are formed.
+enum class DexpinvMode {
+  exact,   ///< the space's closed form
+  series,  ///< truncated Bernoulli series up to ad^order
+  none     ///< k_i = f_i; the scheme's commutator terms replace dexpinv (Casas–Owren)
+};
+
+/// RKMK stepper reading a MuntheKaasScheme (tableau + optional commutator corrections).
+class RkmkStepper final : public Stepper {
+ public:
+  /// `embedded_solution`: advance with b_hat instead of b (to measure the auxiliary method).
+  RkmkStepper(MuntheKaasScheme scheme, DexpinvMode mode, int series_order, bool adaptive, bool embedded_solution);
+  Status init(Model& model, std::string& error) noexcept override;
+  ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::algebra : ErrorSpace::none; }
+  Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+  std::string last_error() const override { return error_; }
+
+ private:
+  Status stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept;
+  void add_commutators(int row, double h, Vec u) noexcept;
+
+  MuntheKaasScheme scheme_;
+  DexpinvMode mode_;
+  int series_order_;
+  bool adaptive_;
+  bool embedded_solution_;
+  Model* model_ = nullptr;
+  Eigen::MatrixXd K_;                      // d x s stage derivatives
+  Eigen::VectorXd u_, f_, Y_, sigma_, sigma_hat_, w1_, w2_;
+  std::string error_;
+};
+
+}  // namespace liesim::lie_rk

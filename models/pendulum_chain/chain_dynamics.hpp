@@ -1,0 +1,33 @@
+// Dynamics of the N-fold 3D pendulum (chain of spherical pendula) in O(N) per evaluation.
+#pragma once
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace liesim::pendulum_chain {
+
+/// Masses m_i, lengths L_i and gravity g of a chain; the pivot is fixed at the origin and
+/// gravity points along -e3 (e3 up) [thesis §2.5, §3.4; Lee–Leok–McClamroch 2018].
+struct Chain {
+  std::vector<double> m;  ///< point masses, kg
+  std::vector<double> L;  ///< link lengths, m
+  double g = 9.81;        ///< gravitational acceleration, m/s^2
+  int size() const { return static_cast<int>(m.size()); }
+};
+
+/// Workspace for the O(N) solve (allocated once).
+struct ChainWorkspace {
+  explicit ChainWorkspace(int n) : lower(n), diag(n), upper(n), rhs(n), tension(n), acc(3, n) {}
+  Eigen::VectorXd lower, diag, upper, rhs, tension;
+  Eigen::Matrix3Xd acc;  ///< accelerations of the masses
+};
+
+/// Angular accelerations wdot_i (tangent to S^2 at q_i) of the chain at state y = [q1, w1, ...].
+/// Same solution as R(q) wdot = r of thesis (3.4.1)–(3.4.2), computed through the link tensions,
+/// which satisfy a symmetric positive definite tridiagonal system (Thomas algorithm, O(N)).
+void angular_accelerations(const Chain& chain, const double* y, double* wdot, ChainWorkspace& ws);
+
+/// Total energy E = 1/2 sum m_i |x_i'|^2 + sum m_i g e3.x_i with x_i = sum_{a<=i} L_a q_a.
+double energy(const Chain& chain, const double* y);
+
+}  // namespace liesim::pendulum_chain

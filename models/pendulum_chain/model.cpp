@@ -1,0 +1,172 @@
+// The pendulum_chain plugin: N-fold 3D pendulum on (TS^2)^N under SE(3)^N.
+#include "chain_dynamics.hpp"
+
+#include <liesim/lie/actions.hpp>
+#include <liesim/lie_space.hpp>
+#include <liesim/plugin.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace liesim::pendulum_chain {
+
+namespace {
+
+constexpr const char* conventions_text = R"(SPACE       (TS^2)^N: q_i in S^2 (unit direction of link i), w_i in R^3 with q_i . w_i = 0
+            (angular velocity of link i), q_i' = w_i x q_i.
+GROUP       SE(3)^N, direct product; se(3) components ordered rotation first, then translation:
+            xi = [u_1, v_1, ..., u_N, v_N] in R^(6N).
+ACTION      left action, per link (A, a).(q, w) = (A q, A w + a x A q) (restricted adjoint action of
+            SE(3)); generator psi_*(u, v)|_(q,w) = (u x q, u x w + v x q). Preserves |q_i| and q_i . w_i.
+            Exponential right-trivialised: d/dt exp(s) = dexp_s(s') exp(s).
+GENERATOR   f(q, w) = [w_1, q_1 x h_1, ..., w_N, q_N x h_N], h_i = w_i' the angular accelerations of
+            R(q) w' = r (thesis (3.4.1)-(3.4.2)), solved in O(N) through the link tensions.
+EMBEDDING   state [q1, w1, q2, w2, ...] (6N numbers) in R^(6N); F = (w_i x q_i, h_i) per link.
+INVARIANTS  energy (kinetic + potential, J); q<i>_norm_minus_1 = |q_i| - 1; q<i>_dot_w<i> = q_i . w_i.
+PARAMETERS  N links with point masses m_i at the link ends, lengths L_i, gravity g along -e3 (e3 up);
+            pivot fixed at the origin; mass i at x_i = sum_{a<=i} L_a q_a.
+SOURCE      Celledoni, Cokaj, Leone, Murari, Owren, IJCM 99 (2022) §2.5 and ECMI 2021 §3.4 (thesis of
+            E. Cokaj, ch. 2-3); model of Lee, Leok, McClamroch, Global Formulations (2018).)";
+
+/// The model instance.
+class PendulumChain final : public Model {
+ public:
+  PendulumChain(Chain chain, Eigen::VectorXd y0)
+      : Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(chain.size())),
+        chain_(std::move(chain)), y0_(std::move(y0)), ws_(chain_.size()), wdot_(3 * chain_.size()) {}
+
+  void initial_state(Vec y) const override { y = y0_; }
+
+  std::vector<std::string> state_names() const override {
+    std::vector<std::string> names;
+    for (int i = 1; i <= chain_.size(); ++i)
+      for (const char* v : {"q", "w"})
+        for (const char* c : {"x", "y", "z"}) names.push_back(fmt::format("{}{}_{}", v, i, c));
+    return names;
+  }
+
+  std::vector<InvariantInfo> invariants() const override {
+    std::vector<InvariantInfo> inv{{"energy", "kinetic + potential energy, J"}};
+    for (int i = 1; i <= chain_.size(); ++i) {
+      inv.push_back({fmt::format("q{}_norm_minus_1", i), fmt::format("|q_{}| - 1 (stays on S^2)", i)});
+      inv.push_back({fmt::format("q{}_dot_w{}", i, i), fmt::format("q_{} . w_{} (tangency)", i, i)});
+    }
+    return inv;
+  }
+
+  void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
+    out[0] = energy(chain_, y.data());
+    for (int i = 0; i < chain_.size(); ++i) {
+      const auto q = y.segment<3>(6 * i);
+      const auto w = y.segment<3>(6 * i + 3);
+      out[1 + 2 * i] = q.norm() - 1.0;
+      out[2 + 2 * i] = q.dot(w);
+    }
+  }
+
+  std::string check_state(ConstVec y) const override { return check_chain_state(y); }
+
+  /// "" when every |q_i| = 1 and q_i . w_i = 0 within 1e-12 (relative to |w_i| for tangency).
+  static std::string check_chain_state(ConstVec y) {
+    for (Eigen::Index i = 0; 6 * i < y.size(); ++i) {
+      const Eigen::Vector3d q = y.segment<3>(6 * i), w = y.segment<3>(6 * i + 3);
+      if (std::abs(q.norm() - 1.0) > 1e-12)
+        return fmt::format("|q{}| = {:.17g} but must be 1 within 1e-12 (q{} lies on the unit sphere)", i + 1, q.norm(), i + 1);
+      if (std::abs(q.dot(w)) > 1e-12 * std::max(1.0, w.norm()))
+        return fmt::format("q{} . w{} = {:.3g} but must be 0 within 1e-12 relative (w{} is tangent to the sphere at q{})",
+                           i + 1, i + 1, q.dot(w), i + 1, i + 1);
+    }
+    return {};
+  }
+
+ private:
+  Status do_generator(double, ConstVec y, Vec xi) noexcept override {
+    angular_accelerations(chain_, y.data(), wdot_.data(), ws_);
+    for (int i = 0; i < chain_.size(); ++i) {
+      xi.segment<3>(6 * i) = y.segment<3>(6 * i + 3);
+      xi.segment<3>(6 * i + 3) = Eigen::Vector3d(y.segment<3>(6 * i)).cross(Eigen::Vector3d(wdot_.segment<3>(3 * i)));
+    }
+    return Status::ok;
+  }
+
+  Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {
+    angular_accelerations(chain_, y.data(), wdot_.data(), ws_);
+    for (int i = 0; i < chain_.size(); ++i) {
+      dy.segment<3>(6 * i) = Eigen::Vector3d(y.segment<3>(6 * i + 3)).cross(Eigen::Vector3d(y.segment<3>(6 * i)));
+      dy.segment<3>(6 * i + 3) = wdot_.segment<3>(3 * i);
+    }
+    return Status::ok;
+  }
+
+  Chain chain_;
+  Eigen::VectorXd y0_;
+  ChainWorkspace ws_;
+  Eigen::VectorXd wdot_;
+};
+
+/// Per-link values: one number for every link, or one per link.
+std::vector<double> per_link(const Settings& p, const std::string& key, int n) {
+  auto v = p.numbers(key, {1, static_cast<std::size_t>(n)});
+  if (v.size() == 1) v.assign(n, v[0]);
+  for (int i = 0; i < n; ++i)
+    if (!(v[i] > 0)) throw Error(fmt::format("parameter '{}': value {} for link {} must be positive", key, v[i], i + 1));
+  return v;
+}
+
+/// Per-link 3-vectors: 3 values used for every link, or 3N values.
+Eigen::VectorXd per_link_vector(const Settings& p, const std::string& key, int n) {
+  auto v = p.numbers(key, {3, static_cast<std::size_t>(3 * n)});
+  Eigen::VectorXd out(3 * n);
+  for (int i = 0; i < 3 * n; ++i) out[i] = v[v.size() == 3 ? i % 3 : i];
+  return out;
+}
+
+class PendulumChainType final : public ModelTypeBase<PendulumChainType> {
+ public:
+  std::string summary() const override { return "N-fold 3D pendulum (chain of spherical pendula) on (TS^2)^N under SE(3)^N"; }
+
+  std::vector<SettingSpec> parameters() const override {
+    return {
+        {"N", "2", "", "number of links (>= 1)"},
+        {"m", "1", "kg", "point masses: one value for every link, or N comma-separated values"},
+        {"L", "1", "m", "link lengths: one value for every link, or N values (exclusive with chain_length)"},
+        {"chain_length", "", "m", "total length; sets L_i = chain_length / N (exclusive with L)"},
+        {"g", "9.81", "m/s^2", "gravitational acceleration (along -e3)"},
+        {"q0", "0.7071067811865476,0,0.7071067811865476", "", "initial link directions: 3 values for every link, or 3N values; unit vectors"},
+        {"w0", "0,1,0", "rad/s", "initial angular velocities: 3 values for every link, or 3N values; tangent (q_i . w_i = 0)"},
+    };
+  }
+
+  std::string conventions() const override { return conventions_text; }
+
+  std::unique_ptr<Model> make(const Settings& p) const {
+    const int n = static_cast<int>(p.integer("N", 1, 1 << 20));
+    Chain chain;
+    chain.m = per_link(p, "m", n);
+    if (p.given("chain_length")) {
+      if (p.given("L")) throw Error("parameters 'L' and 'chain_length' exclude each other: give one of them");
+      chain.L.assign(n, p.positive("chain_length") / n);
+    } else {
+      chain.L = per_link(p, "L", n);
+    }
+    chain.g = p.number("g");
+    if (chain.g < 0) throw Error(fmt::format("parameter 'g' must be >= 0 (got {}); gravity points along -e3", chain.g));
+    const Eigen::VectorXd q0 = per_link_vector(p, "q0", n), w0 = per_link_vector(p, "w0", n);
+    Eigen::VectorXd y0(6 * n);
+    for (int i = 0; i < n; ++i) {
+      y0.segment<3>(6 * i) = q0.segment<3>(3 * i);
+      y0.segment<3>(6 * i + 3) = w0.segment<3>(3 * i);
+    }
+    const std::string off = PendulumChain::check_chain_state(y0);
+    if (!off.empty()) throw Error("parameters 'q0'/'w0': " + off);
+    return std::make_unique<PendulumChain>(std::move(chain), std::move(y0));
+  }
+};
+
+}  // namespace
+
+}  // namespace liesim::pendulum_chain
+
+LIESIM_PLUGIN(model, "pendulum_chain", "0.1.0", "N-fold 3D pendulum on (TS^2)^N under SE(3)^N",
+              liesim::pendulum_chain::PendulumChainType)

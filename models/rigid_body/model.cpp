@@ -1,0 +1,73 @@
+// The rigid_body plugin: the free rigid body (Euler's equations) on so(3)* under SO(3).
+#include <liesim/lie/actions.hpp>
+#include <liesim/lie_space.hpp>
+#include <liesim/plugin.hpp>
+
+#include <fmt/format.h>
+
+namespace liesim::rigid_body {
+
+namespace {
+
+constexpr const char* conventions_text = R"(SPACE       so(3)* = R^3, body angular momentum y; motion stays on the sphere |y| = |y0|.
+GROUP       SO(3); so(3) = R^3 with hat(w) v = w x v, bracket [a, b] = a x b.
+ACTION      left coadjoint action g . y = Ad*_{g^-1} y = g y; generator psi_*(xi)|_y = xi x y.
+GENERATOR   f(y) = -I^{-1} y, so that psi_*(f(y))|_y = y x I^{-1} y (Euler's equations). The thesis
+            prints f = +I^{-1} y with a sign error (errata 2): that would reverse time.
+EMBEDDING   state [y1, y2, y3] in R^3; F(y) = y x I^{-1} y.
+INVARIANTS  energy H = 1/2 (y1^2/I1 + y2^2/I2 + y3^2/I3); norm = |y| (Casimir).
+PARAMETERS  principal moments of inertia I = (I1, I2, I3) > 0; initial momentum y0.
+SOURCE      thesis of E. Cokaj, Example 2 (1.2.3)-(1.2.5), Fig. 1.2, and Example 10.)";
+
+class RigidBody final : public Model {
+ public:
+  RigidBody(const Eigen::Vector3d& inertia, const Eigen::Vector3d& y0)
+      : Model(std::make_unique<PowerSpace<lie::SO3Coadjoint>>(1)), inv_inertia_(inertia.cwiseInverse()), y0_(y0) {}
+
+  void initial_state(Vec y) const override { y = y0_; }
+  std::vector<std::string> state_names() const override { return {"y1", "y2", "y3"}; }
+  std::vector<InvariantInfo> invariants() const override {
+    return {{"energy", "H = 1/2 sum y_i^2 / I_i"}, {"norm", "|y| (Casimir)"}};
+  }
+  void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
+    out[0] = 0.5 * y.cwiseProduct(y).dot(inv_inertia_);
+    out[1] = y.norm();
+  }
+
+ private:
+  Status do_generator(double, ConstVec y, Vec xi) noexcept override {
+    xi = -inv_inertia_.cwiseProduct(y);
+    return Status::ok;
+  }
+  Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {
+    const Eigen::Vector3d v = y;
+    dy = v.cross(inv_inertia_.cwiseProduct(v));
+    return Status::ok;
+  }
+
+  Eigen::Vector3d inv_inertia_;
+  Eigen::Vector3d y0_;
+};
+
+class RigidBodyType final : public ModelTypeBase<RigidBodyType> {
+ public:
+  std::string summary() const override { return "free rigid body (Euler's equations) on so(3)* under the coadjoint action of SO(3)"; }
+  std::vector<SettingSpec> parameters() const override {
+    return {{"I", "2,1.5,1", "kg m^2", "principal moments of inertia I1, I2, I3 (positive)"},
+            {"y0", "0.6967067093471654,0,0.7173560908995228", "kg m^2/s", "initial body angular momentum (default (cos 0.8, 0, sin 0.8))"}};
+  }
+  std::string conventions() const override { return conventions_text; }
+  std::unique_ptr<Model> make(const Settings& p) const {
+    const auto I = p.numbers("I", {3});
+    for (int i = 0; i < 3; ++i)
+      if (!(I[i] > 0)) throw Error(fmt::format("parameter 'I': moment I{} = {} must be positive", i + 1, I[i]));
+    const auto y0 = p.numbers("y0", {3});
+    return std::make_unique<RigidBody>(Eigen::Vector3d(I[0], I[1], I[2]), Eigen::Vector3d(y0[0], y0[1], y0[2]));
+  }
+};
+
+}  // namespace
+
+}  // namespace liesim::rigid_body
+
+LIESIM_PLUGIN(model, "rigid_body", "0.1.0", "free rigid body on so(3)* under SO(3)", liesim::rigid_body::RigidBodyType)
