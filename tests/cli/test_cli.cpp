@@ -1,0 +1,186 @@
+// End-to-end tests of the `liesim` command: list, describe, run, errors and output files.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Result liesim(const std::string& args) {
+  const std::string cmd = std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim " + args + " 2>&1";
+  std::FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::vector<std::string> lines(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+fs::path temp_dir() {
+  const fs::path d = fs::temp_directory_path() / ("liesim_cli_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("list shows models and methods, and as JSON") {
+  const auto r = liesim("list");
+  CHECK(r.code == 0);
+  for (const char* name : {"pendulum_chain", "rigid_body", "lie_euler", "rkmk4", "rk4", "rkmk45"}) CHECK(has(r.out, name));
+  const auto j = liesim("list --json");
+  REQUIRE(j.code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["models"].size() >= 2);
+  CHECK(doc["failures"].empty());
+}
+
+TEST_CASE("list with broken plugins shows the failures after the plugins and exits 0") {
+  const auto r = liesim(std::string("list --plugin-path ") + LIESIM_TEST_BINARY_DIR + "/test_plugins");
+  CHECK(r.code == 0);
+  const auto loaded = r.out.find("test_good");
+  const auto failed = r.out.find("plugins that failed to load");
+  REQUIRE(loaded != std::string::npos);
+  REQUIRE(failed != std::string::npos);
+  CHECK(loaded < failed);
+  CHECK(has(r.out, "test_no_entry.so: no entry point"));
+  CHECK(has(r.out, "test_factory_throws.so: factory failed"));
+  const auto run = liesim(std::string("run --plugin-path ") + LIESIM_TEST_BINARY_DIR +
+                          "/test_plugins --model test_factory_throws --integrator rkmk4 --step 0.1");
+  CHECK(run.code != 0);
+  CHECK(has(run.out, "test_factory_throws.so"));
+  CHECK(has(run.out, "deliberate failure"));
+}
+
+TEST_CASE("describe prints a model's conventions and a method's options") {
+  const auto m = liesim("describe pendulum_chain");
+  CHECK(m.code == 0);
+  for (const char* part : {"SPACE", "GROUP", "ACTION", "GENERATOR", "EMBEDDING", "INVARIANTS", "PARAMETERS", "SOURCE",
+                           "rotation first", "q1_x", "q1_dot_w1", "chain_length"})
+    CHECK(has(m.out, part));
+  const auto a = liesim("describe rkmk45 --json");
+  REQUIRE(a.code == 0);
+  const auto doc = nlohmann::json::parse(a.out);
+  CHECK(doc["order"] == 5);
+  CHECK(doc["embedded_order"] == 4);
+  bool theta = false;
+  for (const auto& o : doc["step_control_options"]) theta = theta || o["name"] == "theta";
+  CHECK(theta);
+  const auto u = liesim("describe nothing_like_this");
+  CHECK(u.code != 0);
+  CHECK(has(u.out, "unknown integrator 'nothing_like_this'"));
+}
+
+TEST_CASE("run writes the CSV time series and the JSON summary") {
+  const fs::path d = temp_dir();
+  const auto r = liesim("run --model pendulum_chain --integrator rkmk4 --t-end 1 --step 0.01 --output " +
+                        (d / "out.csv").string() + " --summary " + (d / "sum.json").string());
+  REQUIRE(r.code == 0);
+  const auto rows = lines(d / "out.csv");
+  REQUIRE(rows.size() == 102);  // header + initial point + 100 steps
+  CHECK(rows[0] == "t,q1_x,q1_y,q1_z,w1_x,w1_y,w1_z,q2_x,q2_y,q2_z,w2_x,w2_y,w2_z,energy,q1_norm_minus_1,q1_dot_w1,q2_norm_minus_1,q2_dot_w2");
+  std::ifstream in(d / "sum.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["model"] == "pendulum_chain");
+  CHECK(j["integrator"] == "rkmk4");
+  CHECK(j["t_end"] == 1.0);
+  CHECK(j["final_state"].size() == 12);
+  CHECK(j["stats"]["steps"] == 100);
+  CHECK(j["stats"]["rejected_steps"] == 0);
+  CHECK(j["stats"]["f_evals"] == 400);
+  CHECK(j["parameters"]["N"] == "2");
+  CHECK(j["invariants"]["q1_norm_minus_1"]["max_abs_drift"].get<double>() < 1e-13);
+  CHECK(j["invariants"]["energy"]["initial"].get<double>() == doctest::Approx(23.3101525703).epsilon(1e-10));
+  CHECK(j["plugins"]["model"]["version"] == "0.1.0");
+  CHECK(j.contains("wall_time_s"));
+  // The last CSV row is the final state of the summary.
+  std::istringstream last(rows.back());
+  std::string cell;
+  std::getline(last, cell, ',');
+  CHECK(std::stod(cell) == 1.0);
+  std::getline(last, cell, ',');
+  CHECK(std::stod(cell) == doctest::Approx(j["final_state"][0].get<double>()).epsilon(1e-15));
+  fs::remove_all(d);
+}
+
+TEST_CASE("adaptive runs write the step log") {
+  const fs::path d = temp_dir();
+  const auto r = liesim("run --model pendulum_chain --integrator rkmk45 --t-end 3 --atol 1e-6 --option error_norm=l2 --steps " +
+                        (d / "steps.csv").string() + " --summary " + (d / "s.json").string());
+  REQUIRE(r.code == 0);
+  const auto rows = lines(d / "steps.csv");
+  CHECK(rows[0] == "t,h,error,accepted");
+  std::ifstream in(d / "s.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(rows.size() == 1 + j["stats"]["steps"].get<std::size_t>() + j["stats"]["rejected_steps"].get<std::size_t>());
+  fs::remove_all(d);
+}
+
+TEST_CASE("bad input gets a clear error and a non-zero exit") {
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases{
+      {"run --model nope --integrator rk4 --step 0.1", "unknown model 'nope'"},
+      {"run --model rigid_body --integrator nope --step 0.1", "unknown integrator 'nope'"},
+      {"run --model rigid_body --integrator rk4 --step 0.1 --param J=1", "unknown parameter of model 'rigid_body' 'J'"},
+      {"run --model rigid_body --integrator rk4 --step 0.1 --param I=1,2", "expected 3 value(s), got 2"},
+      {"run --model rigid_body --integrator rk4 --step 0.1 --param I=1,-2,3", "moment I2 = -2 must be positive"},
+      {"run --model rigid_body --integrator rk4 --step 0.1 --option foo=1", "unknown option of method 'rk4' 'foo'"},
+      {"run --model rigid_body --integrator rk4", "give a fixed step (--step H) or tolerances"},
+      {"run --model rigid_body --integrator rk4 --atol 1e-6", "runs with a fixed step only"},
+      {"run --model rigid_body --integrator rk4 --step abc", "run:"},
+      {"run --model pendulum_chain --integrator rk4 --step 0.1 --param q0=1,0,0.1", "|q1|"},
+      {"run --model pendulum_chain --integrator rk4 --step 0.1 --param q0=1,0,0 --param w0=1,0,0", "q1 . w1"},
+      {"run --model pendulum_chain --integrator rk4 --step 0.1 --param N=0", "'N' must be in [1"},
+      {"run --model pendulum_chain --integrator rk4 --step 0.1 --param m=1,2,3", "expected 1 or 2 value(s), got 3"},
+      {"run --model pendulum_chain --integrator rk4 --step 0.1 --param L=1 --param chain_length=2", "exclude each other"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option theta=2", "theta"},
+      {"run --model pendulum_chain --integrator rkmk4 --step 0.1 --option dexpinv=magic", "is not one of: exact, series"},
+      {"frobnicate", "unknown command 'frobnicate'"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args);
+    const auto r = liesim(c.args);
+    CHECK(r.code != 0);
+    CHECK(has(r.out, c.message));
+    CAPTURE(r.out);
+  }
+}
+
+TEST_CASE("a run that blows up stops with a clear error and keeps the rows written so far") {
+  const fs::path d = temp_dir();
+  const auto r = liesim("run --model pendulum_chain --integrator euler --t-end 100 --step 0.5 --param g=1e300 --output " +
+                        (d / "out.csv").string() + " --summary " + (d / "s.json").string());
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "non-finite state"));
+  const auto rows = lines(d / "out.csv");
+  CHECK(rows.size() >= 2);  // header and the points before the failure
+  std::ifstream in(d / "s.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["status"] == "failed");
+  CHECK(has(j["error"].get<std::string>(), "non-finite"));
+  fs::remove_all(d);
+}

@@ -1,0 +1,112 @@
+// Plugin loading: every failure is reported with the file and the reason; the rest still loads.
+#include <support/plugins.hpp>
+
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace liesim;
+
+namespace {
+const LoadFailure* failure_of(const Registry& r, const std::string& file_part) {
+  for (const auto& f : r.failures())
+    if (f.file.find(file_part) != std::string::npos) return &f;
+  return nullptr;
+}
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("broken plugins are reported and the good one still loads") {
+  Registry r;
+  r.load_directories({LIESIM_TEST_BROKEN_DIR});
+  REQUIRE(r.plugins().size() == 1);
+  CHECK(r.plugins()[0].name == "test_good");
+  CHECK(r.plugins()[0].version == "1.2.3");
+  CHECK(r.failures().size() == 6);
+
+  SUBCASE("not a shared library") {
+    const auto* f = failure_of(r, "test_not_a_library.so");
+    REQUIRE(f);
+    CHECK(contains(f->reason, "not a loadable shared library"));
+  }
+  SUBCASE("no entry point") {
+    const auto* f = failure_of(r, "test_no_entry.so");
+    REQUIRE(f);
+    CHECK(contains(f->reason, "no entry point 'liesim_plugin'"));
+  }
+  SUBCASE("ABI major mismatch names both versions") {
+    const auto* f = failure_of(r, "test_abi_major.so");
+    REQUIRE(f);
+    CHECK(f->name == "test_abi_major");
+    CHECK(contains(f->reason, "ABI 99.0"));
+    CHECK(contains(f->reason, fmt::format("ABI {}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR)));
+  }
+  SUBCASE("a plugin needing a newer ABI minor is refused") {
+    const auto* f = failure_of(r, "test_abi_minor_newer.so");
+    REQUIRE(f);
+    CHECK(contains(f->reason, fmt::format("ABI {}.7", LIESIM_ABI_MAJOR)));
+  }
+  SUBCASE("build token mismatch names both tokens") {
+    const auto* f = failure_of(r, "test_build_token.so");
+    REQUIRE(f);
+    CHECK(contains(f->reason, "gcc-0.0-bogus"));
+    CHECK(contains(f->reason, LIESIM_BUILD_TOKEN));
+  }
+  SUBCASE("factory that throws") {
+    const auto* f = failure_of(r, "test_factory_throws.so");
+    REQUIRE(f);
+    CHECK(contains(f->reason, "deliberate failure in the factory"));
+  }
+  SUBCASE("asking for a plugin that failed gives its file and reason") {
+    try {
+      (void)r.model("test_factory_throws");
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(contains(e.what(), "test_factory_throws.so"));
+      CHECK(contains(e.what(), "deliberate failure"));
+    }
+  }
+  SUBCASE("an unknown name lists what is available and what failed") {
+    try {
+      (void)r.model("nonexistent");
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(contains(e.what(), "unknown model 'nonexistent'"));
+      CHECK(contains(e.what(), "test_good"));
+      CHECK(contains(e.what(), "failed to load"));
+    }
+  }
+}
+
+TEST_CASE("the good test plugin runs under the shipped integrators and matches its exact solution") {
+  Registry r;
+  r.load_directories({LIESIM_TEST_BROKEN_DIR, LIESIM_TEST_PLUGIN_DIR});
+  for (const char* method : {"lie_euler", "rkmk4", "rk4"}) {
+    CAPTURE(method);
+    RunRequest q;
+    q.model = "test_good";
+    q.method = method;
+    q.t_end = 2.0;
+    q.step = 0.01;
+    PreparedRun p = prepare_run(r, q);
+    NullObserver obs;
+    const RunResult res = execute(p, obs);
+    Eigen::VectorXd exact(3);
+    REQUIRE(p.model->exact_solution(2.0, exact) == Status::ok);
+    // f is constant, so every Lie group method is exact; rk4 has its O(h^4) error.
+    CHECK((res.y - exact).norm() < (std::string(method) == "rk4" ? 1e-9 : 1e-14));
+  }
+}
+
+TEST_CASE("search path: --plugin-path first, then LIESIM_PLUGIN_PATH, then the installed folder") {
+  setenv("LIESIM_PLUGIN_PATH", "/tmp/a:/tmp/b", 1);
+  const auto dirs = Registry::search_path({"/cli"});
+  unsetenv("LIESIM_PLUGIN_PATH");
+  REQUIRE(dirs.size() == 4);
+  CHECK(dirs[0] == "/cli");
+  CHECK(dirs[1] == "/tmp/a");
+  CHECK(dirs[2] == "/tmp/b");
+  CHECK(dirs[3].filename() == "plugins");
+}
