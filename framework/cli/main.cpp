@@ -14,6 +14,8 @@ constexpr const char* usage = R"(usage:
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N]
+  liesim study FILE.toml [--jobs N] [--out DIR] [--resume]
+  liesim plot DIR                        redraw the plots of a study
 global options (before or after the command):
   --plugin-path DIR    also load plugins from DIR (repeatable; LIESIM_PLUGIN_PATH is colon-separated)
   --help               this text
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
       return liesim::cli::describe(registry, names[0], json);
     }
     if (command == "run") return liesim::cli::run(registry, sub);
+    if (command == "study") return liesim::cli::study(registry, sub);
+    if (command == "plot") return liesim::cli::plot(sub);
     std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
     return 2;
   } catch (const std::exception& e) {

@@ -1,0 +1,23 @@
+// What a study leaves behind besides results.csv: manifest, orders, plots and report.
+#pragma once
+#include <liesim/registry.hpp>
+#include <liesim/study/study_runner.hpp>
+
+#include <string>
+
+namespace liesim::study {
+
+/// OUT/manifest.json: the study file, liesim and plugin versions, build info, machine, times.
+void write_manifest(const std::string& out, const StudySpec& study, const Registry& registry, const std::string& started,
+                    const std::string& finished, int jobs);
+/// OUT/orders.csv: observed order per case and method with the step range used.
+void write_orders(const std::string& out, const std::vector<OrderFit>& orders);
+/// Draw the plots by running the shipped matplotlib script; returns "" or a message saying why
+/// there are no plots and how to get them.
+std::string draw_plots(const std::string& out);
+/// OUT/report.md: purpose, results per method, observed orders, plots.
+void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note);
+/// Current UTC time in ISO 8601.
+std::string utc_now();
+
+}  // namespace liesim::study

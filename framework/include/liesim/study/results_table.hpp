@@ -1,0 +1,29 @@
+// results.csv: one row per run, every parameter and metric in its own column (tidy data).
+#pragma once
+#include <liesim/study/study_runner.hpp>
+
+#include <string>
+#include <vector>
+
+namespace liesim::study {
+
+/// The columns of a study's results table.
+struct ResultColumns {
+  std::vector<std::string> parameters;  ///< union of model parameter names (column "param:NAME")
+  std::vector<std::string> options;     ///< union of option names (column "option:NAME")
+  std::vector<std::string> invariants;  ///< union of invariant names (column "drift:NAME")
+  /// All column names in order.
+  std::vector<std::string> names() const;
+};
+
+/// The CSV line (with newline) of a record; fields are quoted where needed.
+std::string csv_row(const RunRecord& r, const ResultColumns& c);
+/// The CSV header line.
+std::string csv_header(const ResultColumns& c);
+/// Read a results file written with these columns; rows that are incomplete (an interrupted
+/// write) or have another header are dropped. Returns the records found.
+std::vector<RunRecord> read_results(const std::string& path, const ResultColumns& c);
+/// Split one CSV line into fields (RFC 4180 quoting).
+std::vector<std::string> split_csv(const std::string& line, bool& complete);
+
+}  // namespace liesim::study

@@ -1,0 +1,73 @@
+// A comparison study as written in its TOML file, and its expansion into individual runs.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace liesim::study {
+
+/// How the reference solution of every case is computed.
+struct ReferenceSpec {
+  std::string integrator = "rkmk45";  ///< default: adaptive RKMK(5,4)
+  double step = 0.0;                  ///< > 0: fixed step instead of tolerances
+  double rtol = 1e-12;                ///< default tight tolerances
+  double atol = 1e-12;
+  std::map<std::string, std::string> options;
+  int line = 0;                       ///< where it was declared (0 = defaults)
+};
+
+/// One case: a model with parameters and a time span (after sweeps are expanded).
+struct CaseSpec {
+  std::string name;  ///< unique; swept cases get "name[key=value,...]"
+  std::string model;
+  std::map<std::string, std::string> parameters;
+  double t_end = 1.0;
+  int outputs = 100;  ///< output times for self-controlled solvers
+  int line = 0;
+};
+
+/// A run group: integrators x (steps or tolerances) x options, on some or all cases.
+struct GroupSpec {
+  std::string name;
+  std::vector<std::string> integrators;
+  std::vector<double> steps;       ///< fixed steps, or
+  std::vector<double> tolerances;  ///< rtol = atol = tol
+  std::map<std::string, std::string> options;
+  std::vector<std::string> cases;  ///< case names (before sweep expansion); empty = all
+  std::string series = "coarsest"; ///< which runs write an invariant time series: coarsest|all|none
+  int line = 0;
+};
+
+/// A study file, validated for syntax, types, keys and non-empty lists.
+struct StudySpec {
+  std::string file;         ///< path it was read from
+  std::string text;         ///< its content (kept in the manifest)
+  std::string name;
+  std::string description;
+  std::string output;       ///< output folder (relative to the working directory)
+  int repeat = 1;           ///< timing repeats per run (median wall time)
+  ReferenceSpec reference;
+  std::vector<CaseSpec> cases;
+  std::vector<GroupSpec> groups;
+};
+
+/// One run of the expanded plan.
+struct RunItem {
+  int index = 0;            ///< position in the plan (results are sorted by it)
+  std::string id;           ///< stable key: case|integrator|step|tol|options
+  const CaseSpec* case_spec = nullptr;
+  const GroupSpec* group = nullptr;
+  std::string integrator;
+  double step = 0.0;
+  double tolerance = 0.0;
+  bool series = false;      ///< write the invariant time series of this run
+};
+
+/// Read and validate a study file; throws liesim::Error "FILE:LINE: ..." naming the key.
+StudySpec load_study(const std::string& path);
+/// Parse study text (for tests); `file` names it in messages.
+StudySpec parse_study(const std::string& text, const std::string& file);
+/// Expand run groups into runs, in a deterministic order.
+std::vector<RunItem> expand(const StudySpec& study);
+
+}  // namespace liesim::study

@@ -1,0 +1,75 @@
+// Running a study: references, every run in parallel, results appended as they finish.
+#pragma once
+#include <liesim/registry.hpp>
+#include <liesim/stats.hpp>
+#include <liesim/study/study_file.hpp>
+
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace liesim::study {
+
+/// The measured outcome of one run (one row of results.csv).
+struct RunRecord {
+  int index = 0;
+  std::string id;
+  std::string group, case_name, model, integrator, family;
+  bool lie_group = false;
+  int order = 0;
+  double step = 0.0, tolerance = 0.0, t_end = 0.0;
+  std::map<std::string, std::string> parameters;  ///< all model parameters (with defaults)
+  std::map<std::string, std::string> options;     ///< all method options (with defaults)
+  std::string status;                             ///< "ok" or "failed"
+  std::string error;                              ///< message when failed
+  double error_final = std::numeric_limits<double>::quiet_NaN();     ///< |y(T) - y_ref(T)|_2 in the embedding
+  double distance_final = std::numeric_limits<double>::quiet_NaN();  ///< the model space's distance
+  std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
+  Stats stats;
+  double wall_time_s = 0.0;                       ///< median over repeats
+};
+
+/// Reference of a case: final state and an estimate of its own accuracy.
+struct Reference {
+  std::vector<double> y;
+  double accuracy = 0.0;  ///< |y_ref - y_ref'| with the reference's settings loosened 10x
+  std::string settings;   ///< text identifying how it was computed (cache key)
+};
+
+/// Settings of a study execution.
+struct RunOptions {
+  int jobs = 1;
+  std::string out;      ///< output folder
+  bool resume = false;  ///< skip runs already in results.csv
+  /// Called after each finished run (from worker threads, serialised): done, total, record.
+  std::function<void(int, int, const RunRecord&)> progress;
+};
+
+/// Observed order of one method on one case from fixed-step runs.
+struct OrderFit {
+  std::string case_name, integrator, group;
+  int nominal = 0;
+  double observed = std::numeric_limits<double>::quiet_NaN();
+  double h_from = 0.0, h_to = 0.0;  ///< step range used
+  int points = 0;
+  std::string note;                 ///< why no fit, if none
+};
+
+/// Everything a study produced.
+struct StudyResult {
+  std::vector<RunRecord> records;
+  std::map<std::string, Reference> references;
+  std::vector<OrderFit> orders;
+  int skipped = 0;  ///< runs taken from an earlier, interrupted execution
+};
+
+/// Validate every run (names, parameters, options) before anything runs, then compute the
+/// references (cached in OUT/reference) and all runs; writes OUT/results.csv as runs finish.
+StudyResult run_study(const Registry& registry, const StudySpec& study, const RunOptions& options);
+
+/// Least-squares slope of log(error) against log(h) over the asymptotic range.
+std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs);
+
+}  // namespace liesim::study

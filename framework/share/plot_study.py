@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Draw the plots of a liesim study from its results folder (results.csv, series/, steps/).
+
+Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size}_<case>.{png,svg}
+"""
+import csv
+import math
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def safe(name):
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)
+
+
+def num(text):
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def save(fig, out, kind, case):
+    for ext in ("png", "svg"):
+        fig.savefig(os.path.join(out, "plots", f"{kind}_{safe(case)}.{ext}"), dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def label(r):
+    return r["integrator"] if r["group"].startswith("runs") else f'{r["integrator"]} ({r["group"]})'
+
+
+def setting(r):
+    return f'h={num(r["step"]):g}' if num(r["step"]) > 0 else f'tol={num(r["tolerance"]):g}'
+
+
+def convergence(out, case, rows):
+    runs = [r for r in rows if num(r["step"]) > 0 and r["status"] == "ok" and num(r["error_final"]) > 0]
+    if not runs:
+        return
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    series = {}
+    for r in runs:
+        series.setdefault(label(r), []).append((num(r["step"]), num(r["error_final"]), int(r["order"])))
+    orders = set()
+    for name, pts in sorted(series.items()):
+        pts.sort()
+        ax.loglog([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=4)
+        orders.add(pts[0][2])
+    hs = sorted({p[0] for pts in series.values() for p in pts})
+    top = max(p[1] for pts in series.values() for p in pts)
+    for p in sorted(orders):
+        ax.loglog([hs[0], hs[-1]], [top * (hs[0] / hs[-1]) ** p, top], "k:", lw=0.8)
+        ax.annotate(f"slope {p}", (hs[0], top * (hs[0] / hs[-1]) ** p), fontsize=7)
+    ax.set_xlabel("step size h")
+    ax.set_ylabel("error at T (Euclidean, embedding)")
+    ax.set_title(f"convergence: {case}")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(True, which="both", alpha=0.3)
+    save(fig, out, "convergence", case)
+
+
+def work_precision(out, case, rows):
+    runs = [r for r in rows if r["status"] == "ok" and num(r["error_final"]) > 0]
+    if not runs:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    series = {}
+    for r in runs:
+        evals = int(r["f_evals"]) + int(r["F_evals"])
+        series.setdefault(label(r), []).append((num(r["wall_time_s"]), evals, num(r["error_final"])))
+    for name, pts in sorted(series.items()):
+        pts.sort(key=lambda p: p[1])
+        axes[0].loglog([max(p[0], 1e-7) for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
+        axes[1].loglog([p[1] for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
+    axes[0].set_xlabel("wall time [s]")
+    axes[1].set_xlabel("evaluations of f and F")
+    for ax in axes:
+        ax.set_ylabel("error at T")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[1].legend(fontsize=7, ncol=2)
+    fig.suptitle(f"work-precision: {case}")
+    save(fig, out, "work_precision", case)
+
+
+def drift(out, case, rows):
+    files = [(r, os.path.join(out, "series", f'{r["index"]}.csv')) for r in rows]
+    files = [(r, f) for r, f in files if os.path.exists(f)]
+    if not files:
+        return
+    with open(files[0][1]) as fh:
+        header = next(csv.reader(fh))
+    # Invariant columns of the series are the ones results.csv reports as drift:NAME.
+    names = {k[len("drift:"):] for k in rows[0] if k.startswith("drift:")}
+    inv = [c for c in header[1:] if c in names]
+    if not inv:
+        return
+    inv = inv[:6]
+    fig, axes = plt.subplots(len(inv), 1, figsize=(7, 2.2 * len(inv)), sharex=True, squeeze=False)
+    for r, f in files:
+        with open(f) as fh:
+            data = list(csv.DictReader(fh))
+        if not data or any(c not in data[0] for c in inv):
+            continue
+        t = [num(d["t"]) for d in data]
+        for k, c in enumerate(inv):
+            v0 = num(data[0][c])
+            dev = [max(abs(num(d[c]) - v0), 1e-17) for d in data]
+            axes[k][0].semilogy(t, dev, label=f'{label(r)} ({setting(r)})', lw=0.9)
+    for k, c in enumerate(inv):
+        axes[k][0].set_ylabel(f"|{c} - initial|", fontsize=8)
+        axes[k][0].grid(True, which="both", alpha=0.3)
+    axes[-1][0].set_xlabel("t")
+    axes[0][0].legend(fontsize=6, ncol=2)
+    fig.suptitle(f"invariant and constraint drift: {case}")
+    save(fig, out, "drift", case)
+
+
+def step_size(out, case, rows):
+    files = [(r, os.path.join(out, "steps", f'{r["index"]}.csv')) for r in rows]
+    files = [(r, f) for r, f in files if os.path.exists(f)]
+    if not files:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for r, f in files:
+        with open(f) as fh:
+            data = [d for d in csv.DictReader(fh) if d["accepted"] == "1"]
+        if data:
+            ax.semilogy([num(d["t"]) for d in data], [num(d["h"]) for d in data], lw=0.9,
+                        label=f'{label(r)} {setting(r)}')
+    ax.set_xlabel("t")
+    ax.set_ylabel("accepted step size h")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(f"step size: {case}")
+    save(fig, out, "step_size", case)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    with open(os.path.join(out, "results.csv")) as fh:
+        rows = list(csv.DictReader(fh))
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    for case in sorted({r["case"] for r in rows}):
+        sel = [r for r in rows if r["case"] == case]
+        convergence(out, case, sel)
+        work_precision(out, case, sel)
+        drift(out, case, sel)
+        step_size(out, case, sel)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+// Manifest, orders table, plots (through the shipped matplotlib script) and the Markdown report.
+#include <liesim/plugin.hpp>
+#include <liesim/study/report.hpp>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace liesim::study {
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+namespace {
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+}  // namespace
+
+void write_manifest(const std::string& out, const StudySpec& study, const Registry& registry, const std::string& started,
+                    const std::string& finished, int jobs) {
+  nlohmann::json plugins = nlohmann::json::array();
+  for (const auto& p : registry.plugins())
+    plugins.push_back({{"name", p.name}, {"version", p.version}, {"kind", p.model ? "model" : "integrator"}, {"file", p.file}});
+  const nlohmann::json j = {
+      {"study", {{"name", study.name}, {"file", study.file}, {"text", study.text}}},
+      {"liesim", {{"version", LIESIM_VERSION}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR)}, {"build_token", LIESIM_BUILD_TOKEN}}},
+      {"plugins", plugins},
+      {"machine", {{"cpu", cpu_model()}, {"cores", std::thread::hardware_concurrency()}}},
+      {"jobs", jobs},
+      {"started", started},
+      {"finished", finished}};
+  std::ofstream o(fs::path(out) / "manifest.json");
+  o << j.dump(2) << "\n";
+}
+
+void write_orders(const std::string& out, const std::vector<OrderFit>& orders) {
+  std::ofstream o(fs::path(out) / "orders.csv");
+  o << "case,integrator,group,nominal_order,observed_order,h_from,h_to,points,note\n";
+  for (const auto& f : orders)
+    o << fmt::format("\"{}\",{},{},{},{},{},{},{},\"{}\"\n", f.case_name, f.integrator, f.group, f.nominal,
+                     std::isnan(f.observed) ? "" : fmt::format("{:.3f}", f.observed), f.h_from, f.h_to, f.points, f.note);
+}
+
+std::string draw_plots(const std::string& out) {
+  std::error_code ec;
+  const fs::path exe = boost::dll::program_location(ec);
+  const fs::path script = exe.parent_path().parent_path() / "share" / "liesim" / "plot_study.py";
+  if (!fs::exists(script)) return fmt::format("no plots: the plotting script {} is missing (reinstall liesim)", script.string());
+  // The first Python with matplotlib: python3 on PATH, else Debian's own.
+  std::string python;
+  for (const char* candidate : {"python3", "/usr/bin/python3"})
+    if (std::system(fmt::format("{} -c 'import matplotlib' >/dev/null 2>&1", candidate).c_str()) == 0) {
+      python = candidate;
+      break;
+    }
+  if (python.empty())
+    return "no plots: python3 with matplotlib is not installed (sudo apt-get install python3-matplotlib), then run `liesim plot " + out + "`";
+  const std::string cmd = fmt::format("{} '{}' '{}' 2>'{}'", python, script.string(), out, (fs::path(out) / "plot.log").string());
+  if (std::system(cmd.c_str()) != 0)
+    return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", (fs::path(out) / "plot.log").string(), out);
+  return {};
+}
+
+void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note) {
+  std::ofstream o(fs::path(out) / "report.md");
+  o << fmt::format("# Study: {}\n\n", study.name);
+  if (!study.description.empty()) o << study.description << "\n\n";
+  o << fmt::format("Study file: `{}`. Reference: `{}` ({}), computed once per case; the error of a run is the "
+                   "Euclidean norm of its final state minus the reference's in the embedding.\n\n",
+                   study.file, study.reference.integrator,
+                   study.reference.step > 0 ? fmt::format("h = {}", study.reference.step)
+                                            : fmt::format("rtol = {}, atol = {}", study.reference.rtol, study.reference.atol));
+  std::set<std::string> cases;
+  for (const auto& r : result.records) cases.insert(r.case_name);
+  for (const auto& c : cases) {
+    o << fmt::format("## Case `{}`\n\n", c);
+    if (auto it = result.references.find(c); it != result.references.end())
+      o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser settings): {:.2e}.\n\n", it->second.accuracy);
+    o << "| method | step / tol | status | error at T | steps | rejected | f + F evals | exps | max invariant drift | wall time [s] |\n";
+    o << "|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& r : result.records) {
+      if (r.case_name != c) continue;
+      double drift = 0;
+      std::string worst;
+      for (const auto& [k, v] : r.drift)
+        if (v > drift || std::isnan(v)) {
+          drift = v;
+          worst = k;
+        }
+      o << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3g} |\n", r.integrator,
+                       r.step > 0 ? fmt::format("h = {}", r.step) : fmt::format("tol = {}", r.tolerance),
+                       r.status == "ok" ? "ok" : "failed: " + r.error.substr(0, 80),
+                       std::isnan(r.error_final) ? "–" : fmt::format("{:.2e}", r.error_final), r.stats.steps,
+                       r.stats.rejected_steps, r.stats.counters.f_evals + r.stats.counters.F_evals, r.stats.counters.exps,
+                       worst.empty() ? "–" : fmt::format("{:.1e} ({})", drift, worst), r.wall_time_s);
+    }
+    o << "\n";
+    bool any = false;
+    for (const auto& f : result.orders) {
+      if (f.case_name != c) continue;
+      if (!any) o << "Observed orders (least-squares slope of log error against log h over the asymptotic range):\n\n| method | nominal | observed | h range | points |\n|---|---|---|---|---|\n";
+      any = true;
+      o << fmt::format("| {} | {} | {} | {} | {} |\n", f.integrator, f.nominal,
+                       std::isnan(f.observed) ? "–" : fmt::format("{:.2f}", f.observed),
+                       std::isnan(f.observed) ? f.note : fmt::format("{:.3g} … {:.3g}", f.h_from, f.h_to), f.points);
+    }
+    if (any) o << "\n";
+    if (plot_note.empty()) {
+      std::string safe;
+      for (char ch : c) safe += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
+      for (const char* kind : {"convergence", "work_precision", "drift", "step_size"})
+        if (fs::exists(fs::path(out) / "plots" / fmt::format("{}_{}.png", kind, safe)))
+          o << fmt::format("![{} {}](plots/{}_{}.png)\n\n", kind, c, kind, safe);
+    }
+  }
+  if (!plot_note.empty()) o << "**Plots:** " << plot_note << "\n";
+  o << fmt::format("\n{} runs ({} taken from an interrupted earlier execution). Raw data: `results.csv`, `orders.csv`, "
+                   "`series/` (invariant time series), `steps/` (adaptive step sizes), `manifest.json`.\n",
+                   result.records.size(), result.skipped);
+}
+
+}  // namespace liesim::study

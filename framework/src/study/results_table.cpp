@@ -1,0 +1,172 @@
+// results.csv writing and reading.
+#include <liesim/study/results_table.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+
+namespace liesim::study {
+
+namespace {
+
+const std::vector<std::string> fixed_columns{
+    "index", "run_id", "group", "case", "model", "integrator", "family", "lie_group", "order", "step", "tolerance",
+    "t_end", "status", "error_message", "error_final", "distance_final", "steps", "rejected_steps", "f_evals",
+    "F_evals", "exponentials", "dexpinv_calls", "brackets", "projections", "rhs_evals_jac", "jac_evals",
+    "nonlinear_iters", "nonlinear_conv_fails", "h_min_used", "h_max_used", "wall_time_s"};
+
+std::string quote(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) {
+    if (ch == '"') q += '"';
+    q += ch == '\n' || ch == '\r' ? ' ' : ch;
+  }
+  return q + "\"";
+}
+
+std::string num(double v) { return std::isnan(v) ? "" : fmt::format("{:.17g}", v); }
+
+double to_num(const std::string& s) { return s.empty() ? std::nan("") : std::stod(s); }
+
+}  // namespace
+
+std::vector<std::string> ResultColumns::names() const {
+  std::vector<std::string> n = fixed_columns;
+  for (const auto& p : parameters) n.push_back("param:" + p);
+  for (const auto& o : options) n.push_back("option:" + o);
+  for (const auto& i : invariants) n.push_back("drift:" + i);
+  return n;
+}
+
+std::string csv_header(const ResultColumns& c) {
+  std::string line;
+  for (const auto& n : c.names()) {
+    if (!line.empty()) line += ',';
+    line += quote(n);
+  }
+  return line + "\n";
+}
+
+std::string csv_row(const RunRecord& r, const ResultColumns& c) {
+  const Stats& s = r.stats;
+  std::vector<std::string> f{std::to_string(r.index), r.id, r.group, r.case_name, r.model, r.integrator, r.family,
+                             r.lie_group ? "1" : "0", std::to_string(r.order), num(r.step), num(r.tolerance), num(r.t_end),
+                             r.status, r.error, num(r.error_final), num(r.distance_final), std::to_string(s.steps),
+                             std::to_string(s.rejected_steps), std::to_string(s.counters.f_evals),
+                             std::to_string(s.counters.F_evals), std::to_string(s.counters.exps),
+                             std::to_string(s.counters.dexpinv_calls), std::to_string(s.counters.brackets),
+                             std::to_string(s.counters.projections), std::to_string(s.rhs_evals_jac),
+                             std::to_string(s.jac_evals), std::to_string(s.nonlinear_iters),
+                             std::to_string(s.nonlinear_conv_fails), num(s.h_min_used), num(s.h_max_used), num(r.wall_time_s)};
+  for (const auto& p : c.parameters) {
+    auto it = r.parameters.find(p);
+    f.push_back(it == r.parameters.end() ? "" : it->second);
+  }
+  for (const auto& o : c.options) {
+    auto it = r.options.find(o);
+    f.push_back(it == r.options.end() ? "" : it->second);
+  }
+  for (const auto& i : c.invariants) {
+    auto it = r.drift.find(i);
+    f.push_back(it == r.drift.end() ? "" : num(it->second));
+  }
+  std::string line;
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    if (k) line += ',';
+    line += quote(f[k]);
+  }
+  return line + "\n";
+}
+
+std::vector<std::string> split_csv(const std::string& line, bool& complete) {
+  std::vector<std::string> out(1);
+  bool in_quotes = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (in_quotes) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (ch == '"') {
+        in_quotes = false;
+      } else {
+        out.back() += ch;
+      }
+    } else if (ch == '"') {
+      in_quotes = true;
+    } else if (ch == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += ch;
+    }
+  }
+  complete = !in_quotes;
+  return out;
+}
+
+std::vector<RunRecord> read_results(const std::string& path, const ResultColumns& c) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<RunRecord> out;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  // Only complete lines count: a row without its newline was cut by an interruption.
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    lines.push_back(text.substr(start, nl - start));
+  if (lines.empty() || lines[0] + "\n" != csv_header(c)) return out;
+  const auto names = c.names();
+  for (std::size_t li = 1; li < lines.size(); ++li) {
+    bool complete = false;
+    const auto f = split_csv(lines[li], complete);
+    if (!complete || f.size() != names.size()) continue;
+    try {
+      RunRecord r;
+      std::size_t k = 0;
+      r.index = std::stoi(f[k++]);
+      r.id = f[k++];
+      r.group = f[k++];
+      r.case_name = f[k++];
+      r.model = f[k++];
+      r.integrator = f[k++];
+      r.family = f[k++];
+      r.lie_group = f[k++] == "1";
+      r.order = std::stoi(f[k++]);
+      r.step = to_num(f[k++]);
+      r.tolerance = to_num(f[k++]);
+      r.t_end = to_num(f[k++]);
+      r.status = f[k++];
+      r.error = f[k++];
+      r.error_final = to_num(f[k++]);
+      r.distance_final = to_num(f[k++]);
+      Stats& s = r.stats;
+      for (std::int64_t* v : {&s.steps, &s.rejected_steps, &s.counters.f_evals, &s.counters.F_evals, &s.counters.exps,
+                              &s.counters.dexpinv_calls, &s.counters.brackets, &s.counters.projections, &s.rhs_evals_jac,
+                              &s.jac_evals, &s.nonlinear_iters, &s.nonlinear_conv_fails})
+        *v = std::stoll(f[k++]);
+      s.h_min_used = to_num(f[k++]);
+      s.h_max_used = to_num(f[k++]);
+      r.wall_time_s = to_num(f[k++]);
+      for (const auto& p : c.parameters) {
+        if (!f[k].empty()) r.parameters[p] = f[k];
+        ++k;
+      }
+      for (const auto& o : c.options) {
+        if (!f[k].empty()) r.options[o] = f[k];
+        ++k;
+      }
+      for (const auto& i : c.invariants) {
+        if (!f[k].empty()) r.drift[i] = to_num(f[k]);
+        ++k;
+      }
+      out.push_back(std::move(r));
+    } catch (const std::exception&) {
+      // A malformed row (cut by an interruption) is dropped and will be run again.
+    }
+  }
+  return out;
+}
+
+}  // namespace liesim::study

@@ -1,0 +1,256 @@
+// Study files (TOML, read with toml++): strict keys and types, errors with file, line and key.
+#include <liesim/status.hpp>
+#include <liesim/study/study_file.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace liesim::study {
+
+namespace {
+
+/// Error reporter bound to a file.
+struct Where {
+  std::string file;
+  [[noreturn]] void fail(const toml::node& n, const std::string& what) const {
+    throw Error(fmt::format("{}:{}: {}", file, n.source().begin.line, what));
+  }
+  [[noreturn]] void fail(int line, const std::string& what) const { throw Error(fmt::format("{}:{}: {}", file, line, what)); }
+};
+
+void check_keys(const Where& w, const toml::table& t, const std::string& section, const std::vector<std::string>& allowed) {
+  for (auto&& [k, v] : t) {
+    const std::string key(k.str());
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      w.fail(v, fmt::format("unknown key '{}' in {} (allowed: {})", key, section, fmt::join(allowed, ", ")));
+  }
+}
+
+std::string get_string(const Where& w, const toml::node& n, const std::string& key) {
+  if (!n.is_string()) w.fail(n, fmt::format("key '{}' must be a string", key));
+  return *n.value<std::string>();
+}
+
+double get_number(const Where& w, const toml::node& n, const std::string& key) {
+  if (!n.is_number()) w.fail(n, fmt::format("key '{}' must be a number", key));
+  return *n.value<double>();
+}
+
+double get_positive(const Where& w, const toml::node& n, const std::string& key) {
+  const double v = get_number(w, n, key);
+  if (!(v > 0) || !std::isfinite(v)) w.fail(n, fmt::format("key '{}' must be a positive finite number (got {})", key, v));
+  return v;
+}
+
+long get_integer(const Where& w, const toml::node& n, const std::string& key, long lo) {
+  if (!n.is_integer()) w.fail(n, fmt::format("key '{}' must be an integer", key));
+  const long v = static_cast<long>(*n.value<int64_t>());
+  if (v < lo) w.fail(n, fmt::format("key '{}' must be >= {} (got {})", key, lo, v));
+  return v;
+}
+
+/// A setting value as text: strings as they are, numbers in round-trip form, arrays of numbers
+/// joined by commas (vector parameters), booleans as true/false.
+std::string as_setting(const Where& w, const toml::node& n, const std::string& key) {
+  if (n.is_string()) return *n.value<std::string>();
+  if (n.is_integer()) return std::to_string(*n.value<int64_t>());
+  if (n.is_floating_point()) return fmt::format("{}", *n.value<double>());
+  if (n.is_boolean()) return *n.value<bool>() ? "true" : "false";
+  if (const auto* a = n.as_array()) {
+    std::vector<std::string> items;
+    for (auto&& e : *a) {
+      if (!e.is_number()) w.fail(e, fmt::format("key '{}': a vector value must hold numbers only", key));
+      items.push_back(as_setting(w, e, key));
+    }
+    if (items.empty()) w.fail(n, fmt::format("key '{}': empty list", key));
+    return fmt::format("{}", fmt::join(items, ","));
+  }
+  w.fail(n, fmt::format("key '{}' must be a string, a number or a list of numbers", key));
+}
+
+std::map<std::string, std::string> settings_table(const Where& w, const toml::node& n, const std::string& key) {
+  const auto* t = n.as_table();
+  if (!t) w.fail(n, fmt::format("key '{}' must be a table {{ KEY = VALUE, ... }}", key));
+  std::map<std::string, std::string> out;
+  for (auto&& [k, v] : *t) out[std::string(k.str())] = as_setting(w, v, std::string(key) + "." + std::string(k.str()));
+  return out;
+}
+
+std::vector<std::string> string_list(const Where& w, const toml::node& n, const std::string& key) {
+  const auto* a = n.as_array();
+  if (!a) w.fail(n, fmt::format("key '{}' must be a list of strings", key));
+  std::vector<std::string> out;
+  for (auto&& e : *a) out.push_back(get_string(w, e, key));
+  if (out.empty()) w.fail(n, fmt::format("key '{}': empty list", key));
+  return out;
+}
+
+std::vector<double> positive_list(const Where& w, const toml::node& n, const std::string& key) {
+  const auto* a = n.as_array();
+  if (!a) w.fail(n, fmt::format("key '{}' must be a list of numbers", key));
+  std::vector<double> out;
+  for (auto&& e : *a) out.push_back(get_positive(w, e, key));
+  if (out.empty()) w.fail(n, fmt::format("key '{}': empty list", key));
+  return out;
+}
+
+const toml::array& table_array(const Where& w, const toml::node& n, const std::string& key) {
+  const auto* a = n.as_array();
+  if (!a || !a->is_array_of_tables()) w.fail(n, fmt::format("'{}' must be written as [[{}]] tables", key, key));
+  return *a;
+}
+
+/// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
+void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases) {
+  check_keys(w, t, "[[case]]", {"name", "model", "parameters", "t_end", "outputs", "sweep"});
+  CaseSpec c;
+  c.line = static_cast<int>(t.source().begin.line);
+  if (!t.contains("name")) w.fail(c.line, "[[case]] needs a 'name'");
+  if (!t.contains("model")) w.fail(c.line, "[[case]] needs a 'model'");
+  c.name = get_string(w, *t.get("name"), "name");
+  c.model = get_string(w, *t.get("model"), "model");
+  if (const auto* n = t.get("parameters")) c.parameters = settings_table(w, *n, "parameters");
+  if (const auto* n = t.get("t_end")) c.t_end = get_positive(w, *n, "t_end");
+  if (const auto* n = t.get("outputs")) c.outputs = static_cast<int>(get_integer(w, *n, "outputs", 1));
+  std::vector<CaseSpec> expanded{c};
+  if (const auto* n = t.get("sweep")) {
+    const auto* s = n->as_table();
+    if (!s) w.fail(*n, "key 'sweep' must be a table { PARAMETER = [values...] }");
+    if (s->empty()) w.fail(*n, "key 'sweep' is empty");
+    for (auto&& [k, v] : *s) {
+      const std::string key(k.str());
+      const auto* values = v.as_array();
+      if (!values) w.fail(v, fmt::format("sweep '{}' must be a list of values", key));
+      if (values->empty()) w.fail(v, fmt::format("sweep '{}' is empty: give at least one value", key));
+      std::vector<CaseSpec> next;
+      for (const auto& base : expanded)
+        for (auto&& value : *values) {
+          CaseSpec e = base;
+          const std::string text = as_setting(w, value, "sweep." + key);
+          e.parameters[key] = text;
+          e.name = base.name.back() == ']' ? base.name.substr(0, base.name.size() - 1) + "," + key + "=" + text + "]"
+                                           : base.name + "[" + key + "=" + text + "]";
+          next.push_back(std::move(e));
+        }
+      expanded = std::move(next);
+    }
+  }
+  for (auto& e : expanded) {
+    for (const auto& other : cases)
+      if (other.name == e.name) w.fail(c.line, fmt::format("case name '{}' is used twice", e.name));
+    cases.push_back(std::move(e));
+  }
+}
+
+GroupSpec make_group(const Where& w, const toml::table& t, int index) {
+  check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "options", "cases", "series"});
+  GroupSpec g;
+  g.line = static_cast<int>(t.source().begin.line);
+  g.name = t.contains("name") ? get_string(w, *t.get("name"), "name") : fmt::format("runs{}", index + 1);
+  if (!t.contains("integrators")) w.fail(g.line, "[[runs]] needs 'integrators' (a list of method names)");
+  g.integrators = string_list(w, *t.get("integrators"), "integrators");
+  if (const auto* n = t.get("steps")) g.steps = positive_list(w, *n, "steps");
+  if (const auto* n = t.get("tolerances")) g.tolerances = positive_list(w, *n, "tolerances");
+  if (g.steps.empty() == g.tolerances.empty())
+    w.fail(g.line, "[[runs]] needs exactly one of 'steps' (fixed step sizes) or 'tolerances' (rtol = atol)");
+  if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
+  if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
+  if (const auto* n = t.get("series")) {
+    g.series = get_string(w, *n, "series");
+    if (g.series != "coarsest" && g.series != "all" && g.series != "none")
+      w.fail(*n, fmt::format("key 'series' must be coarsest, all or none (got '{}')", g.series));
+  }
+  return g;
+}
+
+}  // namespace
+
+StudySpec parse_study(const std::string& text, const std::string& file) {
+  const Where w{file};
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    throw Error(fmt::format("{}:{}: {}", file, e.source().begin.line, e.description()));
+  }
+  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "reference", "case", "runs"});
+  StudySpec s;
+  s.file = file;
+  s.text = text;
+  if (!root.contains("name")) w.fail(1, "the study needs a 'name'");
+  s.name = get_string(w, *root.get("name"), "name");
+  if (const auto* n = root.get("description")) s.description = get_string(w, *n, "description");
+  s.output = root.contains("output") ? get_string(w, *root.get("output"), "output") : "results/" + s.name;
+  if (const auto* n = root.get("repeat")) s.repeat = static_cast<int>(get_integer(w, *n, "repeat", 1));
+  if (const auto* n = root.get("reference")) {
+    const auto* t = n->as_table();
+    if (!t) w.fail(*n, "[reference] must be a table");
+    check_keys(w, *t, "[reference]", {"integrator", "step", "rtol", "atol", "options"});
+    ReferenceSpec& r = s.reference;
+    r.line = static_cast<int>(t->source().begin.line);
+    if (const auto* v = t->get("integrator")) r.integrator = get_string(w, *v, "integrator");
+    if (const auto* v = t->get("step")) r.step = get_positive(w, *v, "step");
+    if (const auto* v = t->get("rtol")) r.rtol = get_positive(w, *v, "rtol");
+    if (const auto* v = t->get("atol")) r.atol = get_positive(w, *v, "atol");
+    if (const auto* v = t->get("options")) r.options = settings_table(w, *v, "options");
+  }
+  if (!root.contains("case")) w.fail(1, "the study needs at least one [[case]]");
+  for (auto&& c : table_array(w, *root.get("case"), "case")) add_case(w, *c.as_table(), s.cases);
+  if (!root.contains("runs")) w.fail(1, "the study needs at least one [[runs]] group");
+  int index = 0;
+  for (auto&& g : table_array(w, *root.get("runs"), "runs")) s.groups.push_back(make_group(w, *g.as_table(), index++));
+  // Every case a group names must exist (by base name or full name).
+  for (const auto& g : s.groups)
+    for (const auto& name : g.cases) {
+      const bool found = std::any_of(s.cases.begin(), s.cases.end(), [&](const CaseSpec& c) {
+        return c.name == name || c.name.rfind(name + "[", 0) == 0;
+      });
+      if (!found) w.fail(g.line, fmt::format("[[runs]] '{}' names unknown case '{}'", g.name, name));
+    }
+  return s;
+}
+
+StudySpec load_study(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("cannot read study file '{}'", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_study(ss.str(), path);
+}
+
+std::vector<RunItem> expand(const StudySpec& s) {
+  std::vector<RunItem> out;
+  for (const auto& g : s.groups)
+    for (const auto& c : s.cases) {
+      const bool selected = g.cases.empty() || std::any_of(g.cases.begin(), g.cases.end(), [&](const std::string& n) {
+                              return c.name == n || c.name.rfind(n + "[", 0) == 0;
+                            });
+      if (!selected) continue;
+      for (const auto& integrator : g.integrators) {
+        const auto& values = g.steps.empty() ? g.tolerances : g.steps;
+        const double coarsest = *std::max_element(values.begin(), values.end());
+        for (const double v : values) {
+          RunItem r;
+          r.index = static_cast<int>(out.size());
+          r.case_spec = &c;
+          r.group = &g;
+          r.integrator = integrator;
+          (g.steps.empty() ? r.tolerance : r.step) = v;
+          r.series = g.series == "all" || (g.series == "coarsest" && v == coarsest);
+          std::string opts;
+          for (const auto& [k, val] : g.options) opts += fmt::format(";{}={}", k, val);
+          r.id = fmt::format("{}|{}|{}|{}|{:.6g}{}", g.name, c.name, integrator, g.steps.empty() ? "tol" : "h", v, opts);
+          out.push_back(std::move(r));
+        }
+      }
+    }
+  return out;
+}
+
+}  // namespace liesim::study

@@ -1,0 +1,332 @@
+// Running a study: validation of every run first, references (cached), runs on a thread pool,
+// each finished run appended to results.csv at once; --resume skips what is already there.
+#include <liesim/io/output.hpp>
+#include <liesim/run.hpp>
+#include <liesim/study/results_table.hpp>
+#include <liesim/study/study_runner.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace liesim::study {
+
+namespace {
+
+RunRequest request_for(const CaseSpec& c, const std::string& integrator, double step, double tol,
+                       const std::map<std::string, std::string>& options) {
+  RunRequest q;
+  q.model = c.model;
+  q.parameters = c.parameters;
+  q.method = integrator;
+  q.options = options;
+  q.t_end = c.t_end;
+  q.step = step;
+  q.rtol = tol;
+  q.atol = tol;
+  q.solver_outputs = c.outputs;
+  return q;
+}
+
+std::string file_safe(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
+  return out;
+}
+
+/// Run `f(i)` for i in [0, n) on `jobs` threads.
+template <class F>
+void parallel_for(int n, int jobs, F&& f) {
+  std::atomic<int> next{0};
+  auto worker = [&] {
+    for (int i; (i = next.fetch_add(1)) < n;) f(i);
+  };
+  std::vector<std::thread> pool;
+  for (int k = 1; k < std::min(jobs, n); ++k) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+Reference compute_reference(const Registry& registry, const StudySpec& s, const CaseSpec& c) {
+  const ReferenceSpec& r = s.reference;
+  auto run = [&](double step, double rtol, double atol) {
+    RunRequest q = request_for(c, r.integrator, step, 0.0, r.options);
+    q.rtol = step > 0 ? 0.0 : rtol;
+    q.atol = step > 0 ? 0.0 : atol;
+    PreparedRun p = prepare_run(registry, q);
+    NullObserver obs;
+    return execute(p, obs).y;
+  };
+  Reference ref;
+  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol);
+  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0) : run(0, 10 * r.rtol, 10 * r.atol);
+  ref.y.assign(y.data(), y.data() + y.size());
+  ref.accuracy = (y - loose).norm();
+  return ref;
+}
+
+std::string reference_key(const StudySpec& s, const CaseSpec& c) {
+  nlohmann::json j = {{"model", c.model}, {"parameters", c.parameters}, {"t_end", c.t_end},
+                      {"integrator", s.reference.integrator}, {"step", s.reference.step}, {"rtol", s.reference.rtol},
+                      {"atol", s.reference.atol}, {"options", s.reference.options}};
+  return j.dump();
+}
+
+}  // namespace
+
+StudyResult run_study(const Registry& registry, const StudySpec& study, const RunOptions& opt) {
+  const std::vector<RunItem> items = expand(study);
+  if (items.empty()) throw Error(fmt::format("{}: the study expands to no runs", study.file));
+
+  // 1. Validate everything before anything runs.
+  std::vector<PreparedRun> prepared;
+  prepared.reserve(items.size());
+  ResultColumns columns;
+  std::set<std::string> params, options, invariants;
+  for (const auto& item : items) {
+    const CaseSpec& c = *item.case_spec;
+    try {
+      prepared.push_back(prepare_run(registry, request_for(c, item.integrator, item.step, item.tolerance, item.group->options)));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}:{}: case '{}' with integrator '{}' ([[runs]] '{}', line {}): {}", study.file, c.line, c.name,
+                              item.integrator, item.group->name, item.group->line, e.what()));
+    }
+    const PreparedRun& p = prepared.back();
+    for (const auto& [k, v] : p.parameters.values()) params.insert(k);
+    for (const auto& [k, v] : p.options.values()) options.insert(k);
+    for (const auto& [k, v] : p.control.values()) options.insert(k);
+    for (const auto& i : p.model->invariants()) invariants.insert(i.name);
+  }
+  try {
+    (void)prepare_run(registry, request_for(study.cases.front(), study.reference.integrator, study.reference.step,
+                                            study.reference.step > 0 ? 0.0 : study.reference.rtol, study.reference.options));
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}:{}: [reference]: {}", study.file, study.reference.line, e.what()));
+  }
+  columns.parameters.assign(params.begin(), params.end());
+  columns.options.assign(options.begin(), options.end());
+  columns.invariants.assign(invariants.begin(), invariants.end());
+
+  // 2. Output folder; earlier results when resuming.
+  const fs::path out(opt.out);
+  if (!opt.resume)
+    for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier study
+  fs::create_directories(out / "reference");
+  fs::create_directories(out / "series");
+  fs::create_directories(out / "steps");
+  const fs::path results_path = out / "results.csv";
+  StudyResult result;
+  std::set<std::string> done;
+  if (opt.resume) {
+    const fs::path study_copy = out / "study.toml";
+    if (fs::exists(study_copy)) {
+      std::ifstream in(study_copy);
+      const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (old != study.text)
+        throw Error(fmt::format("--resume: the study file changed since {} was written; run without --resume to start again",
+                                results_path.string()));
+    }
+    for (auto& r : read_results(results_path.string(), columns))
+      if (r.index < static_cast<int>(items.size()) && items[r.index].id == r.id && done.insert(r.id).second)
+        result.records.push_back(std::move(r));
+    result.skipped = static_cast<int>(result.records.size());
+  }
+  {
+    std::ofstream copy(out / "study.toml");
+    copy << study.text;
+  }
+  // Rewrite the results file with the kept rows only (drops a row cut by an interruption).
+  std::FILE* results = open_for_writing(results_path.string(), "results CSV");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> results_guard(results, &std::fclose);
+  const std::string header = csv_header(columns);
+  std::fwrite(header.data(), 1, header.size(), results);
+  for (const auto& r : result.records) {
+    const std::string row = csv_row(r, columns);
+    std::fwrite(row.data(), 1, row.size(), results);
+  }
+  std::fflush(results);
+
+  // 3. References, one per case, cached in OUT/reference/<case>.json.
+  std::mutex mutex;
+  std::vector<std::string> ref_errors(study.cases.size());
+  parallel_for(static_cast<int>(study.cases.size()), opt.jobs, [&](int k) {
+    const CaseSpec& c = study.cases[k];
+    const fs::path file = out / "reference" / (file_safe(c.name) + ".json");
+    const std::string key = reference_key(study, c);
+    Reference ref;
+    bool cached = false;
+    if (fs::exists(file)) {
+      try {
+        std::ifstream in(file);
+        const auto j = nlohmann::json::parse(in);
+        if (j.at("settings") == key) {
+          ref.y = j.at("final_state").get<std::vector<double>>();
+          ref.accuracy = j.at("accuracy").get<double>();
+          cached = true;
+        }
+      } catch (const std::exception&) {
+      }
+    }
+    if (!cached) {
+      try {
+        ref = compute_reference(registry, study, c);
+      } catch (const std::exception& e) {
+        ref_errors[k] = fmt::format("reference for case '{}' failed: {}", c.name, e.what());
+        return;
+      }
+      std::ofstream o(file);
+      o << nlohmann::json{{"case", c.name}, {"settings", key}, {"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump(2) << "\n";
+    }
+    ref.settings = key;
+    std::lock_guard<std::mutex> lock(mutex);
+    result.references[c.name] = std::move(ref);
+  });
+  for (const auto& e : ref_errors)
+    if (!e.empty()) throw Error(e + " (choose another [reference] integrator or settings)");
+
+  // 4. The runs.
+  std::vector<int> todo;
+  for (const auto& item : items)
+    if (!done.count(item.id)) todo.push_back(item.index);
+  const int total = static_cast<int>(items.size());
+  int finished = result.skipped;
+  parallel_for(static_cast<int>(todo.size()), opt.jobs, [&](int k) {
+    const RunItem& item = items[todo[k]];
+    PreparedRun& p = prepared[item.index];
+    RunRecord rec;
+    rec.index = item.index;
+    rec.id = item.id;
+    rec.group = item.group->name;
+    rec.case_name = item.case_spec->name;
+    rec.model = item.case_spec->model;
+    rec.integrator = item.integrator;
+    rec.family = p.integrator_plugin->name;
+    rec.lie_group = p.method.lie_group;
+    rec.order = p.method.order;
+    rec.step = item.step;
+    rec.tolerance = item.tolerance;
+    rec.t_end = item.case_spec->t_end;
+    rec.parameters = p.parameters.values();
+    rec.options = p.options.values();
+    for (const auto& [key, v] : p.control.values()) rec.options[key] = v;
+    std::vector<double> times;
+    try {
+      InvariantMonitor monitor(*p.model);
+      ObserverList observers;
+      observers.add(monitor);
+      std::unique_ptr<CsvWriter> series;
+      std::unique_ptr<StepLog> steps;
+      if (item.series) {
+        series = std::make_unique<CsvWriter>((out / "series" / fmt::format("{}.csv", item.index)).string(), *p.model);
+        observers.add(*series);
+      }
+      if (item.tolerance > 0 && !p.method.self_controlled) {
+        steps = std::make_unique<StepLog>((out / "steps" / fmt::format("{}.csv", item.index)).string());
+        observers.add(*steps);
+      }
+      RunResult r;
+      try {
+        r = execute(p, observers);
+        rec.status = "ok";
+      } catch (const RunFailure& f) {
+        r = f.partial;
+        rec.status = "failed";
+        rec.error = f.what();
+      }
+      rec.stats = r.stats;
+      times.push_back(r.stats.wall_time_s);
+      if (rec.status == "ok") {
+        const Reference& ref = result.references.at(item.case_spec->name);
+        const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
+        rec.error_final = (r.y - yref).norm();
+        rec.distance_final = p.model->space().distance(r.y, yref);
+        for (int rep = 1; rep < study.repeat; ++rep) {
+          NullObserver null;
+          times.push_back(execute(p, null).stats.wall_time_s);
+        }
+      }
+      for (std::size_t i = 0; i < monitor.info().size(); ++i)
+        rec.drift[monitor.info()[i].name] = monitor.max_abs_drift()[static_cast<Eigen::Index>(i)];
+    } catch (const std::exception& e) {
+      rec.status = "failed";
+      rec.error = e.what();
+    }
+    if (!times.empty()) {
+      std::sort(times.begin(), times.end());
+      const std::size_t m = times.size();
+      rec.wall_time_s = m % 2 ? times[m / 2] : 0.5 * (times[m / 2 - 1] + times[m / 2]);
+    }
+    const std::string row = csv_row(rec, columns);
+    std::lock_guard<std::mutex> lock(mutex);
+    std::fwrite(row.data(), 1, row.size(), results);
+    std::fflush(results);
+    ++finished;
+    if (opt.progress) opt.progress(finished, total, rec);
+    result.records.push_back(std::move(rec));
+  });
+
+  // 5. Final table, sorted by plan order, so that it is the same whatever the number of jobs.
+  std::sort(result.records.begin(), result.records.end(), [](const RunRecord& a, const RunRecord& b) { return a.index < b.index; });
+  results_guard.reset();
+  {
+    std::ofstream final_table(results_path, std::ios::trunc);
+    final_table << header;
+    for (const auto& r : result.records) final_table << csv_row(r, columns);
+  }
+  result.orders = observed_orders(result.records, result.references);
+  return result;
+}
+
+std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RunRecord*>> groups;
+  for (const auto& r : records)
+    if (r.step > 0) groups[{r.case_name, r.integrator, r.group}].push_back(&r);
+  std::vector<OrderFit> out;
+  for (const auto& [key, runs] : groups) {
+    OrderFit fit;
+    std::tie(fit.case_name, fit.integrator, fit.group) = key;
+    fit.nominal = runs.front()->order;
+    const Reference& ref = refs.at(fit.case_name);
+    double scale = 0;
+    for (double v : ref.y) scale = std::max(scale, std::abs(v));
+    // Asymptotic range: errors well above the reference's own accuracy and below 10% of the
+    // solution's size.
+    const double floor = std::max(10.0 * ref.accuracy, 1e-13 * std::max(1.0, scale));
+    const double ceiling = 0.1 * std::max(1.0, scale);
+    std::vector<std::pair<double, double>> pts;
+    for (const auto* r : runs)
+      if (r->status == "ok" && r->error_final > floor && r->error_final < ceiling)
+        pts.emplace_back(std::log(r->step), std::log(r->error_final));
+    fit.points = static_cast<int>(pts.size());
+    if (pts.size() < 3) {
+      fit.note = fmt::format("{} point(s) in the asymptotic range ({:.1e} < error < {:.1e}); need 3", pts.size(), floor, ceiling);
+      out.push_back(fit);
+      continue;
+    }
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, y] : pts) {
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+    }
+    const double n = static_cast<double>(pts.size());
+    fit.observed = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    fit.h_from = std::exp(std::min_element(pts.begin(), pts.end())->first);
+    fit.h_to = std::exp(std::max_element(pts.begin(), pts.end())->first);
+    out.push_back(fit);
+  }
+  return out;
+}
+
+}  // namespace liesim::study
