@@ -14,6 +14,7 @@
 #include "liesim/lie/so3.hpp"
 
 #include <Eigen/Core>
+#include <Eigen/SVD>
 
 #include <array>
 #include <cstddef>
@@ -84,6 +85,13 @@ struct SE3OnTS2 {
     out.tail<3>() = xi.head<3>().cross(m.tail<3>()) + xi.tail<3>().cross(m.head<3>());
     return out;
   }
+  /// Orthogonal projection onto TS^2: q <- q/|q|, w <- w - (q.w) q (used by projection methods).
+  static void project(Point& m) {
+    const Eigen::Vector3d q = m.head<3>().normalized();
+    const Eigen::Vector3d w = m.tail<3>();
+    m.head<3>() = q;
+    m.tail<3>() = w - q.dot(w) * q;
+  }
 };
 
 /// Coadjoint action of SE(3) on se(3)* ∋ (Pi, Gamma):
@@ -134,6 +142,13 @@ template <class Derived, class M>
 void store_row_major(Eigen::MatrixBase<Derived>& out, const M& R) {
   Eigen::Map<RowMajor3>(out.derived().data()) = R;
 }
+/// The rotation nearest to M in the Frobenius norm (polar factor, via the SVD; det +1).
+inline Eigen::Matrix3d nearest_rotation(const Eigen::Matrix3d& M) {
+  const Eigen::JacobiSVD<Eigen::Matrix3d> svd(M, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Eigen::Matrix3d D = Eigen::Matrix3d::Identity();
+  D(2, 2) = (svd.matrixU() * svd.matrixV().transpose()).determinant() < 0 ? -1.0 : 1.0;
+  return svd.matrixU() * D * svd.matrixV().transpose();
+}
 }  // namespace detail
 
 /// SO(3) on itself by left multiplication, point = R stored row-major (9 numbers):
@@ -156,6 +171,11 @@ struct SO3OnSO3 {
     Point out;
     detail::store_row_major(out, SO3::hat(xi) * detail::as_matrix(m));
     return out;
+  }
+  /// Projection onto SO(3): the nearest rotation (polar decomposition).
+  static void project(Point& m) {
+    const Eigen::Matrix3d R = detail::nearest_rotation(detail::as_matrix(m));
+    detail::store_row_major(m, R);
   }
 };
 
@@ -185,6 +205,29 @@ struct SO3xR3OnTSO3 {
     out.tail<3>() = xi.tail<3>();
     return out;
   }
+  /// Projection onto TSO(3) = SO(3) x R^3: the nearest rotation; Omega unchanged.
+  static void project(Point& m) {
+    auto R = m.head<9>();
+    const Eigen::Matrix3d P = detail::nearest_rotation(detail::as_matrix(R));
+    detail::store_row_major(R, P);
+  }
+};
+
+/// (R^N, +) acting on R^N by translation: a·x = x + a; generator psi_*(xi)|_x = xi. Used for the
+/// vector-space factors of phase spaces (e.g. R^6 of the quadrotor, thesis §2.6.1).
+template <int N>
+struct RnTranslation {
+  using Group = Rn<N>;
+  static constexpr int point_dim = N;
+  using Point = Eigen::Matrix<double, N, 1>;
+  /// a·x = x + a.
+  static Point act(const typename Group::Element& a, const Point& x) { return x + a; }
+  /// exp(xi)·x = x + xi.
+  static Point act_exp(const typename Group::Algebra& xi, const Point& x) { return x + xi; }
+  /// psi_*(xi)|_x = xi.
+  static Point generator(const typename Group::Algebra& xi, const Point&) { return xi; }
+  /// R^N is its own manifold: nothing to project.
+  static void project(Point&) {}
 };
 
 /// Product action of Product<A_1::Group, ..., A_n::Group> on M_1 x ... x M_n (points
@@ -251,6 +294,16 @@ struct ProductAction {
       point_block<k>(out) = Factor<k>::generator(Group::template block<k>(xi), point_block<k>(m));
     });
     return out;
+  }
+  /// Componentwise projection; available when every factor has one.
+  static void project(Point& m)
+    requires(requires(typename A::Point& p) { A::project(p); } && ...)
+  {
+    for_each([&](auto k) {
+      typename Factor<k>::Point block = point_block<k>(m);
+      Factor<k>::project(block);
+      point_block<k>(m) = block;
+    });
   }
 };
 

@@ -1,0 +1,107 @@
+// Study files: valid files expand as written; invalid ones are refused naming file, line and key.
+#include <liesim/status.hpp>
+#include <liesim/study/study_file.hpp>
+#include <liesim/study/study_runner.hpp>
+#include <support/plugins.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace liesim;
+using namespace liesim::study;
+
+namespace {
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_study(text, "s.toml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* valid = R"(name = "t"
+[[case]]
+name = "p"
+model = "pendulum_chain"
+t_end = 1.0
+parameters = { N = 2, q0 = [0.6, 0.0, 0.8] }
+sweep = { N = [1, 2, 3], m = [1, 2] }
+
+[[case]]
+name = "r"
+model = "rigid_body"
+
+[[runs]]
+integrators = ["rkmk4", "rk4"]
+steps = [0.1, 0.05]
+cases = ["p"]
+
+[[runs]]
+name = "ad"
+integrators = ["rkmk45"]
+tolerances = [1e-6]
+options = { error_norm = "l2", theta = 0.9 }
+)";
+}  // namespace
+
+TEST_CASE("a valid study expands sweeps and run groups") {
+  const StudySpec s = parse_study(valid, "s.toml");
+  CHECK(s.name == "t");
+  CHECK(s.output == "results/t");
+  REQUIRE(s.cases.size() == 7);  // 3 x 2 sweep of p, plus r
+  CHECK(s.cases[0].name == "p[N=1,m=1]");
+  CHECK(s.cases[0].parameters.at("q0") == "0.6,0,0.8");
+  CHECK(s.cases[5].parameters.at("N") == "3");
+  CHECK(s.reference.integrator == "rkmk45");
+  const auto items = expand(s);
+  CHECK(items.size() == 6 * 2 * 2 + 7 * 1);
+  CHECK(items[0].id == "runs1|p[N=1,m=1]|rkmk4|h|0.1");
+  CHECK(items[1].series == false);
+  CHECK(items[0].series == true);  // coarsest step writes the time series
+  CHECK(items.back().group->options.at("theta") == "0.9");
+}
+
+TEST_CASE("invalid study files are refused with file, line and key") {
+  CHECK(error_of("name = \"x\"\nfoo = 1\n").find("s.toml:2: unknown key 'foo' in the study") == 0);
+  CHECK(error_of("name = 3\n").find("s.toml:1: key 'name' must be a string") == 0);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\nt_end = -1\n").find("s.toml:5: key 't_end' must be a positive") == 0);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\nsweep = { N = [] }\n").find("s.toml:5: sweep 'N' is empty") == 0);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nintegrators = []\nsteps=[1]\n").find("s.toml:6: key 'integrators': empty list") == 0);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nintegrators = [\"rk4\"]\n").find("exactly one of 'steps'") != std::string::npos);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\ncases = [\"b\"]\n").find("unknown case 'b'") != std::string::npos);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [\"big\"]\n").find("s.toml:7: key 'steps' must be a number") == 0);
+  CHECK(error_of("name = \"x\"\n[[case]\n").find("s.toml:2:") == 0);  // TOML syntax error
+  CHECK(error_of("name = \"x\"\n").find("needs at least one [[case]]") != std::string::npos);
+}
+
+TEST_CASE("names and settings are checked before anything runs, with the line of the case") {
+  const char* text = R"(name = "t"
+[[case]]
+name = "p"
+model = "pendulum_chain"
+parameters = { N = 0 }
+[[runs]]
+integrators = ["rkmk4"]
+steps = [0.1]
+)";
+  const StudySpec s = parse_study(text, "s.toml");
+  RunOptions o;
+  o.out = "/nonexistent/should/not/be/created";
+  try {
+    (void)run_study(test::registry(), s, o);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("s.toml:2: case 'p' with integrator 'rkmk4'") == 0);
+    CHECK(m.find("'N' must be in [1") != std::string::npos);
+  }
+  const std::string unknown = std::string(text).replace(std::string(text).find("rkmk4"), 5, "nomethod");
+  try {
+    (void)run_study(test::registry(), parse_study(unknown, "s.toml"), o);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("unknown integrator 'nomethod'") != std::string::npos);
+  }
+}

@@ -1,0 +1,146 @@
+// Studies end to end through the command line: outputs, determinism across --jobs, resume.
+#include <study/results_compare.hpp>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string liesim_exe = std::string(LIESIM_TEST_BINARY_DIR) + "/bin/liesim";
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("liesim_study_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+fs::path write_study(const fs::path& dir, const std::string& text) {
+  const fs::path f = dir / "study.toml";
+  std::ofstream(f) << text;
+  return f;
+}
+
+int run(const std::string& args) {
+  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char* small_study = R"(name = "small"
+[reference]
+integrator = "rkmk5"
+step = 0.0005
+[[case]]
+name = "pend"
+model = "pendulum_chain"
+t_end = 1.0
+parameters = { q0 = "0.7071067811865476,0,0.7071067811865476,0,1,0", w0 = "0,1,0,0.5,0,0.5" }
+[[runs]]
+integrators = ["rkmk4", "rk4", "cf4"]
+steps = [0.05, 0.025, 0.0125, 0.00625]
+[[runs]]
+name = "adaptive"
+integrators = ["rkmk45", "dopri45"]
+tolerances = [1e-5, 1e-7]
+)";
+
+}  // namespace
+
+TEST_CASE("a small study produces results, manifest, orders, plots and report") {
+  const fs::path d = fresh_dir("small");
+  const fs::path f = write_study(d, small_study);
+  REQUIRE(run(f.string() + " --jobs 2 --out " + (d / "out").string()) != 0);  // no command: usage error
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "out").string()) == 0);
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(table.rows.size() == 16);
+  for (const char* col : {"index", "case", "integrator", "step", "tolerance", "status", "error_final", "steps",
+                          "rejected_steps", "f_evals", "F_evals", "exponentials", "dexpinv_calls", "wall_time_s",
+                          "param:N", "param:q0", "option:error_norm", "drift:energy", "drift:q1_dot_w1"})
+    CHECK_MESSAGE(table.column(col) >= 0, col);
+  for (const auto& row : table.rows) CHECK(row[table.column("status")] == "ok");
+  // Lie group methods keep tangency, the classical ones do not.
+  for (const auto& row : table.rows) {
+    const double drift = std::stod(row[table.column("drift:q1_dot_w1")]);
+    const std::string m = row[table.column("integrator")];
+    if (m == "rkmk4" || m == "cf4" || m == "rkmk45") CHECK(drift < 1e-13);
+    if (m == "rk4" && std::stod(row[table.column("step")]) == 0.05) CHECK(drift > 1e-8);
+  }
+  std::ifstream mf(d / "out" / "manifest.json");
+  const auto manifest = nlohmann::json::parse(mf);
+  CHECK(manifest["study"]["text"].get<std::string>() == small_study);
+  CHECK(manifest["liesim"].contains("version"));
+  CHECK(manifest["machine"]["cores"].get<int>() >= 1);
+  CHECK(!manifest["plugins"].empty());
+  CHECK(manifest.contains("started"));
+  const auto orders = liesim::test::read_table(d / "out" / "orders.csv");
+  for (const auto& row : orders.rows) {
+    CAPTURE(row[1]);
+    REQUIRE_FALSE(row[orders.column("observed_order")].empty());
+    CHECK(std::abs(std::stod(row[orders.column("observed_order")]) - std::stod(row[orders.column("nominal_order")])) < 0.3);
+  }
+  for (const char* plot : {"convergence_pend.png", "convergence_pend.svg", "work_precision_pend.png", "drift_pend.png", "step_size_pend.png"}) {
+    CAPTURE(plot);
+    REQUIRE(fs::exists(d / "out" / "plots" / plot));
+    CHECK(fs::file_size(d / "out" / "plots" / plot) > 1000);
+  }
+  std::ifstream rep(d / "out" / "report.md");
+  const std::string report((std::istreambuf_iterator<char>(rep)), std::istreambuf_iterator<char>());
+  CHECK(report.find("Observed orders") != std::string::npos);
+  CHECK(report.find("![convergence pend](plots/convergence_pend.png)") != std::string::npos);
+  CHECK(run("plot " + (d / "out").string()) == 0);
+  fs::remove_all(d);
+}
+
+TEST_CASE("--jobs 1 and --jobs 2 give identical results apart from timings") {
+  const fs::path d = fresh_dir("jobs");
+  const fs::path f = write_study(d, small_study);
+  REQUIRE(run("study " + f.string() + " --jobs 1 --out " + (d / "one").string()) == 0);
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "two").string()) == 0);
+  CHECK(liesim::test::same_results(d / "one" / "results.csv", d / "two" / "results.csv"));
+  fs::remove_all(d);
+}
+
+TEST_CASE("an interrupted study resumes and ends with the same results") {
+  const fs::path d = fresh_dir("resume");
+  // Many short runs, each repeated for timing, so that the study takes a few seconds.
+  const std::string slow = std::string(small_study).replace(std::string(small_study).find("name = \"small\""), 14,
+                                                            "name = \"slow\"\nrepeat = 40");
+  const fs::path f = write_study(d, slow);
+  const fs::path results = d / "cut" / "results.csv";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    setenv("LIESIM_PLUGIN_PATH", "", 1);
+    execl(liesim_exe.c_str(), liesim_exe.c_str(), "study", f.c_str(), "--jobs", "1", "--out", (d / "cut").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Kill it once a few runs are in the file.
+  int rows = 0;
+  for (int i = 0; i < 600 && rows < 4; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (fs::exists(results)) rows = static_cast<int>(liesim::test::read_table(results).rows.size());
+  }
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const int before = static_cast<int>(liesim::test::read_table(results).rows.size());
+  CHECK(before >= 4);
+  CHECK(before < 16);  // really interrupted
+  REQUIRE(run("study " + f.string() + " --jobs 2 --resume --out " + (d / "cut").string()) == 0);
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "full").string()) == 0);
+  CHECK(liesim::test::same_results(d / "cut" / "results.csv", d / "full" / "results.csv"));
+  std::ifstream rep(d / "cut" / "report.md");
+  const std::string report((std::istreambuf_iterator<char>(rep)), std::istreambuf_iterator<char>());
+  CHECK(report.find(std::to_string(before) + " taken from an interrupted earlier execution") != std::string::npos);
+  fs::remove_all(d);
+}
