@@ -131,7 +131,9 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
   }
   fmt::print("method {} (family {} {}, {})\n{}\n", info.name, family->name, family->version, family->file, info.summary);
   fmt::print("order {}{}; {}; {}\n", info.order,
-             info.embedded_order ? fmt::format(", embedded order {} (adaptive with --rtol/--atol)", info.embedded_order) : ", fixed step (--step)",
+             info.self_controlled ? ", its own adaptive error control (--rtol/--atol)"
+             : info.embedded_order ? fmt::format(", embedded order {} (adaptive with --rtol/--atol)", info.embedded_order)
+                                   : ", fixed step (--step)",
              info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
              info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
   print_settings("options (--option KEY=VALUE)", options);

@@ -1,0 +1,73 @@
+// What every SUNDIALS-backed solver shares: the options, one SUNContext per run, the RHS
+// trampoline into Model::vector_field, the capture of SUNDIALS' own messages, and the failure
+// messages naming the SUNDIALS flag and the time.
+#pragma once
+#include "nvector.hpp"
+
+#include <liesim/integrator.hpp>
+
+#include <sundials/sundials_context.h>
+
+#include <string>
+
+namespace liesim::sundials {
+
+/// The methods of the plugin.
+enum class Method { cvode_bdf, cvode_adams, cvode_adams_fixedpoint, cvode_bdf_proj, arkode_erk, arkode_dirk };
+
+/// Options of a run, parsed from the method's SettingSpec list (see family.cpp and README.md).
+struct Options {
+  long max_steps = 10000;        ///< max_steps: steps allowed between two output times (mxstep)
+  double h0 = 0.0;               ///< h0: initial step (0 = SUNDIALS' estimate)
+  double max_step = 0.0;         ///< max_step: largest step (0 = unlimited)
+  double min_step = 0.0;         ///< min_step: smallest step
+  long max_order = 5;            ///< max_order: largest BDF/Adams order (CVODE)
+  int table = -1;                ///< table: ARKODE table id (-1 = none)
+  std::string table_name;        ///< table: its SUNDIALS name
+  int table_embedded = 0;        ///< embedding order of the table (0 = none)
+  bool table_via_arkstep = false;  ///< arkode_erk: drive the table through ARKStep (ERKStep FSAL bug)
+  long fixedpoint_accel = 0;     ///< fixedpoint_accel: Anderson acceleration depth m
+  bool proj_err_est = true;      ///< proj_err_est: project the error estimate too
+  double fixed_step_tol = 1e-10; ///< fixed_step_tol: rtol = atol of the Newton test with a fixed step
+};
+
+/// Common part of the CVODE and ARKODE solvers.
+class SolverBase : public Solver {
+ public:
+  std::string last_error() const override { return last_error_; }
+
+ protected:
+  SolverBase(Method method, Options options) : method_(method), opt_(std::move(options)) {}
+  /// Frees the output vector header and the SUNContext (derived classes free their memory first).
+  ~SolverBase() override;
+
+  /// Create the SUNContext and the vector holding y0; false with `error` set on failure.
+  bool setup_common(Model& model, ConstVec y0, std::string& error) noexcept;
+  /// Check the return flag of a setup call. `what` names our option or input ("option max_order = 13");
+  /// on failure `error` names the call, the SUNDIALS flag and SUNDIALS' own message.
+  bool check(int flag, const char* call, const std::string& what, std::string& error) noexcept;
+  /// Record a failure of the integrator's step call (flag < 0) at time t and return Status::fatal.
+  Status fail(int flag, double t) noexcept;
+
+  /// The SUNDIALS name of a return flag (CV_..., ARK_...).
+  virtual std::string flag_name(int flag) const = 0;
+  /// "CVODE" / "ARKODE".
+  virtual const char* module() const noexcept = 0;
+
+  /// RHS for SUNDIALS: ydot = F(t, y) through Model::vector_field (0 ok, 1 recoverable, -1 fatal).
+  static int rhs(double t, N_Vector y, N_Vector ydot, void* self) noexcept;
+  /// Error handler for SUNDIALS: keep its message (instead of printing to stderr).
+  static void on_message(int code, const char* module, const char* function, char* msg, void* self) noexcept;
+
+  Method method_;
+  Options opt_;
+  Model* model_ = nullptr;
+  SUNContext ctx_ = nullptr;
+  Eigen::VectorXd y0_;   ///< copy of the initial state (SUNDIALS reads it at init)
+  BorrowedVector y_;     ///< points at y0_ during init, then at each caller's output vector
+  Status rhs_status_ = Status::ok;  ///< last non-ok status of the model, for the failure message
+  char message_[640] = {};          ///< last message SUNDIALS reported (error or warning)
+  std::string last_error_;
+};
+
+}  // namespace liesim::sundials
