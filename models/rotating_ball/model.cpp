@@ -1,0 +1,212 @@
+// The rotating_ball plugin: a ball with homogeneous mass distribution (J = m I_3) on a damped
+// torsional spring, R' = R hat(w), J w' + d w + k log(R) = 0, on TSO(3) under SO(3) x R^3
+// (M. Arnold's Lie group test equation, seed 003 §3).
+#include "../oscillator/damped_oscillator.hpp"
+
+#include <liesim/lie/actions.hpp>
+#include <liesim/lie_space.hpp>
+#include <liesim/plugin.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numbers>
+
+namespace liesim::rotating_ball {
+
+namespace {
+
+using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+
+constexpr const char* conventions_text = R"(SPACE       TSO(3) = SO(3) x R^3, (R, w): attitude R of the ball, body angular velocity w;
+            R' = R hat(w), m w' = -d w - k log(R) (J = m I_3, so the gyroscopic term w x J w vanishes).
+GROUP       SO(3) x R^3, DIRECT product (B1, b1)(B2, b2) = (B1 B2, b1 + b2); algebra (eta, beta) in R^6,
+            so(3) part first; dexpinv = (so(3) dexpinv, identity).
+ACTION      left action (B, b) . (R, w) = (B R, w + b) (lie::SO3xR3OnTSO3); generator
+            psi_*(eta, beta)|_(R,w) = (hat(eta) R, beta). As in seed 003, an RKMK step is
+            R_{r+1} = exp(hat(theta)) R_r (left multiplication, right-trivialised dexpinv).
+GENERATOR   f(R, w) = (R w, -(d w + k log(R))/m), since R hat(w) = hat(R w) R. For w parallel to the
+            axis n and R = exp(alpha hat(n)): R w = w, every stage stays parallel to n, dexpinv acts as the
+            identity, and an RKMK method reproduces the classical RK method with the same tableau on
+            alpha' = v, m v' = -d v - k alpha (seed 003 §3) - to round-off.
+EMBEDDING   state [R (row-major, 9 numbers), w (3)] in R^12; F = (R hat(w), w').
+            log(R) = lie::SO3::log (rotation vector, angle in [0, pi]) is smooth only for angles < pi: when
+            k > 0 and the angle |log R| of a state (stage) reaches pi - pi_margin, the hooks return a fatal
+            status. The check sees states only: a stage that rotates by more than 2 pi_margin can jump across
+            pi unseen (the torque then flips), so keep h |w| well below 2 pi_margin near pi. The angle stays
+            below pi - pi_margin if 1/2 m |w0|^2 + 1/2 k alpha0^2 < 1/2 k (pi - pi_margin)^2 (E never increases).
+INVARIANTS  energy E = 1/2 m |w|^2 + 1/2 k |log R|^2 (dE/dt = -d |w|^2: conserved for d = 0, non-increasing
+            for d > 0); orthogonality = ||R^T R - I||_F.
+            Exact solution (has_exact_solution) when w0_perp = 0 and 1/2 m v0^2 + 1/2 k alpha0^2 <
+            1/2 k (pi - pi_margin)^2:
+            R = exp(alpha(t) hat(n)), w = alpha'(t) n with m alpha'' + d alpha' + k alpha = 0 (underdamped,
+            critically damped and overdamped); and when k = 0:
+            w = e^{-d t/m} w0, R = R0 exp(phi(t) hat(w0)), phi = (m/d)(1 - e^{-d t/m}) (phi = t for d = 0).
+PARAMETERS  m > 0 (J = m I_3), d >= 0, k >= 0; axis n (non-zero, normalised to |n| = 1); alpha0 (|alpha0| < pi
+            - pi_margin when k > 0); v0; w0_perp (perpendicular to n); pi_margin in (0, 1] (default 0.01 rad).
+            R0 = exp(alpha0 hat(n)), w0 = v0 n + w0_perp.
+SOURCE      M. Arnold, Stability analysis of Lie group integrators in terms of test equations,
+            EasyChair preprint 2024 (seed 003), §3 equations (1)-(3); oscillator is its R^2 counterpart.)";
+
+
+class RotatingBall final : public Model {
+ public:
+  RotatingBall(double m, double d, double k, const Eigen::Vector3d& n, double alpha0, double v0, const Eigen::Vector3d& w0_perp,
+               double pi_margin)
+      : Model(std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1)),
+        m_(m), d_(d), k_(k), n_(n), alpha0_(alpha0), v0_(v0), w0_perp_(w0_perp), angle_max_(std::numbers::pi - pi_margin) {
+    R0_ = lie::SO3::exp(alpha0 * n);
+    w0_ = v0 * n + w0_perp;
+  }
+
+  void initial_state(Vec y) const override {
+    Eigen::Map<RowMajor3>(y.data()) = R0_;
+    y.segment<3>(9) = w0_;
+  }
+
+  std::vector<std::string> state_names() const override {
+    std::vector<std::string> names;
+    for (int i = 1; i <= 3; ++i)
+      for (int j = 1; j <= 3; ++j) names.push_back(fmt::format("R{}{}", i, j));
+    for (const char* c : {"x", "y", "z"}) names.push_back(fmt::format("w_{}", c));
+    return names;
+  }
+
+  std::vector<InvariantInfo> invariants() const override {
+    return {{"energy", "E = 1/2 m |w|^2 + 1/2 k |log R|^2 (conserved for d = 0, non-increasing for d > 0), J"},
+            {"orthogonality", "||R^T R - I||_F (stays on SO(3))"}};
+  }
+
+  void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
+    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());
+    const Eigen::Vector3d w = y.segment<3>(9);
+    out[0] = 0.5 * m_ * w.squaredNorm() + 0.5 * k_ * lie::SO3::log(R).squaredNorm();
+    out[1] = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
+  }
+
+  std::string check_state(ConstVec y) const override {
+    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());
+    const double off = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
+    if (off > 1e-12 || !(R.determinant() > 0))
+      return fmt::format("R is not a rotation: ||R^T R - I||_F = {:.3g} (must be <= 1e-12) and det R = {:.17g} (must be 1)",
+                         off, R.determinant());
+    return {};
+  }
+
+  /// w0_perp = 0 (while the angle stays below pi - pi_margin, guaranteed by E0 < 1/2 k (pi - pi_margin)^2), or k = 0.
+  bool has_exact_solution() const noexcept override {
+    if (k_ == 0.0) return true;
+    const double E0 = 0.5 * m_ * v0_ * v0_ + 0.5 * k_ * alpha0_ * alpha0_;
+    return w0_perp_.squaredNorm() == 0.0 && E0 < 0.5 * k_ * angle_max_ * angle_max_;
+  }
+
+  Status exact_solution(double t, Vec y) const noexcept override {
+    if (!has_exact_solution()) return Status::fatal;
+    if (w0_perp_.squaredNorm() == 0.0) {
+      const auto [alpha, v] = damped_oscillator::flow(m_, d_, k_, alpha0_, v0_, t);
+      Eigen::Map<RowMajor3>(y.data()) = lie::SO3::exp(alpha * n_);
+      y.segment<3>(9) = v * n_;
+      return Status::ok;
+    }
+    if (k_ == 0.0) {
+      // Free spin with linear damping: w = e^{-d t/m} w0 keeps its direction, R = R0 exp(phi hat(w0)).
+      const double phi = d_ > 0 ? -(m_ / d_) * std::expm1(-d_ * t / m_) : t;
+      Eigen::Map<RowMajor3>(y.data()) = R0_ * lie::SO3::exp(phi * w0_);
+      y.segment<3>(9) = std::exp(-d_ * t / m_) * w0_;
+    }
+    return Status::ok;
+  }
+
+ private:
+  /// w' = -(d w + k log R)/m; fatal when k > 0 and the rotation angle reaches pi - pi_margin.
+  Status angular_acceleration(const Eigen::Matrix3d& R, const Eigen::Vector3d& w, Eigen::Vector3d& wdot) noexcept {
+    if (k_ == 0.0) {
+      wdot = -(d_ / m_) * w;
+      return Status::ok;
+    }
+    const Eigen::Vector3d theta = lie::SO3::log(R);
+    if (!(theta.norm() < angle_max_))
+      return fail(Status::fatal,
+                  "rotating_ball: the rotation angle |log R| reached pi (within pi_margin); log(R), and with it the "
+                  "spring torque -k log(R), is smooth only for angles below pi (keep 1/2 m |w0|^2 + 1/2 k alpha0^2 "
+                  "below 1/2 k (pi - pi_margin)^2)");
+    wdot = -(d_ * w + k_ * theta) / m_;
+    return Status::ok;
+  }
+
+  Status do_generator(double, ConstVec y, Vec xi) noexcept override {
+    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());
+    const Eigen::Vector3d w = y.segment<3>(9);
+    Eigen::Vector3d wdot;
+    if (Status s = angular_acceleration(R, w, wdot); s != Status::ok) return s;
+    xi.head<3>() = R * w;
+    xi.tail<3>() = wdot;
+    return Status::ok;
+  }
+
+  Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {
+    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());
+    const Eigen::Vector3d w = y.segment<3>(9);
+    Eigen::Vector3d wdot;
+    if (Status s = angular_acceleration(R, w, wdot); s != Status::ok) return s;
+    Eigen::Map<RowMajor3>(dy.data()) = R * lie::SO3::hat(w);
+    dy.segment<3>(9) = wdot;
+    return Status::ok;
+  }
+
+  double m_, d_, k_;
+  Eigen::Vector3d n_;
+  double alpha0_, v0_;
+  Eigen::Vector3d w0_perp_;
+  double angle_max_;  // pi - pi_margin
+  Eigen::Matrix3d R0_;
+  Eigen::Vector3d w0_;
+};
+
+class RotatingBallType final : public ModelTypeBase<RotatingBallType> {
+ public:
+  std::string summary() const override {
+    return "ball (J = m I) on a damped torsional spring on TSO(3) under SO(3) x R^3 (Lie group test equation)";
+  }
+  std::vector<SettingSpec> parameters() const override {
+    return {{"m", "1", "kg m^2", "moment of inertia of the ball, J = m I_3 (positive)"},
+            {"d", "0", "N m s", "damping coefficient (>= 0)"},
+            {"k", "1", "N m", "torsional stiffness (>= 0)"},
+            {"axis", "0,0,1", "", "rotation axis n (non-zero; normalised to a unit vector)"},
+            {"alpha0", "0.5", "rad", "initial rotation angle about n, R0 = exp(alpha0 hat(n)) (|alpha0| < pi - pi_margin when k > 0)"},
+            {"v0", "1", "rad/s", "initial angular speed about n"},
+            {"w0_perp", "0,0,0", "rad/s", "off-axis part of the initial angular velocity (perpendicular to n); w0 = v0 n + w0_perp"},
+            {"pi_margin", "0.01", "rad", "the hooks fail when k > 0 and the rotation angle reaches pi - pi_margin (0 < pi_margin <= 1)"}};
+  }
+  std::string conventions() const override { return conventions_text; }
+  std::unique_ptr<Model> make(const Settings& p) const {
+    const double m = p.number("m"), d = p.number("d"), k = p.number("k");
+    if (!(m > 0)) throw Error(fmt::format("parameter 'm': moment of inertia {} must be positive", m));
+    if (!(d >= 0)) throw Error(fmt::format("parameter 'd': damping {} must be >= 0", d));
+    if (!(k >= 0)) throw Error(fmt::format("parameter 'k': stiffness {} must be >= 0", k));
+    const auto a = p.numbers("axis", {3});
+    Eigen::Vector3d n(a[0], a[1], a[2]);
+    if (!(n.norm() > 0)) throw Error("parameter 'axis': the rotation axis n must be non-zero (it is normalised to |n| = 1)");
+    n.normalize();
+    const double pi_margin = p.number("pi_margin");
+    if (!(pi_margin > 0 && pi_margin <= 1))
+      throw Error(fmt::format("parameter 'pi_margin' = {}: must lie in (0, 1] rad", pi_margin));
+    const double alpha0 = p.number("alpha0");
+    if (k > 0 && !(std::abs(alpha0) < std::numbers::pi - pi_margin))
+      throw Error(fmt::format("parameter 'alpha0' = {}: |alpha0| must be below pi - pi_margin = {} when k > 0 (log(R) in "
+                              "the spring torque is smooth only for rotation angles < pi)", alpha0, std::numbers::pi - pi_margin));
+    const auto wp = p.numbers("w0_perp", {3});
+    const Eigen::Vector3d w0_perp(wp[0], wp[1], wp[2]);
+    if (std::abs(w0_perp.dot(n)) > 1e-12 * w0_perp.norm())
+      throw Error(fmt::format("parameter 'w0_perp': must be perpendicular to the axis n (w0_perp . n = {:.3g}, "
+                              "|w0_perp| = {:.3g}); put the parallel part into 'v0'", w0_perp.dot(n), w0_perp.norm()));
+    return std::make_unique<RotatingBall>(m, d, k, n, alpha0, p.number("v0"), w0_perp, pi_margin);
+  }
+};
+
+}  // namespace
+
+}  // namespace liesim::rotating_ball
+
+LIESIM_PLUGIN(model, "rotating_ball", "0.1.0", "ball on a damped torsional spring on TSO(3) (Arnold's Lie group test equation)",
+              liesim::rotating_ball::RotatingBallType)
