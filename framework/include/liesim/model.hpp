@@ -15,6 +15,30 @@ struct InvariantInfo {
   std::string doc;   ///< meaning and formula
 };
 
+/// A differential-algebraic formulation of a model in redundant coordinates x (for DAE solvers
+/// such as IDA): residual G(t, x, x') = 0, with a map back to the model's state layout so that
+/// errors are compared on the same state.
+class DaeFormulation {
+ public:
+  virtual ~DaeFormulation() = default;
+  /// Number of DAE unknowns.
+  virtual int size() const noexcept = 0;
+  /// id_i = 1 for a differential component, 0 for an algebraic one.
+  virtual void differential_components(Vec id) const noexcept = 0;
+  /// Consistent initial values (x, x') for the model state y0 at t0.
+  virtual Status initial_values(double t0, ConstVec y0, Vec x, Vec xdot) noexcept = 0;
+  /// The residual r = G(t, x, x').
+  virtual Status residual(double t, ConstVec x, ConstVec xdot, Vec r) noexcept = 0;
+  /// The model state y (layout of Model::state_names) of the DAE point (x, x').
+  virtual void to_state(ConstVec x, ConstVec xdot, Vec y) const noexcept = 0;
+  /// Number of constraint residuals reported by constraints().
+  virtual int constraint_count() const noexcept = 0;
+  /// Constraint residuals at x (0 on the constraint manifold).
+  virtual void constraints(ConstVec x, Vec c) const noexcept = 0;
+  /// Message of the last non-ok status.
+  virtual std::string last_error() const { return {}; }
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 /// Public calls are non-virtual (they count work); models implement the private hooks.
 class Model {
@@ -56,6 +80,9 @@ class Model {
   virtual bool has_exact_solution() const noexcept { return false; }
   /// The exact solution at time t (only where has_exact_solution()).
   virtual Status exact_solution(double t, Vec y) const noexcept { (void)t; (void)y; return Status::fatal; }
+
+  /// The model's differential-algebraic formulation, or nullptr where it has none.
+  virtual DaeFormulation* dae() noexcept { return nullptr; }
 
   /// Message of the last non-ok status returned by a hook.
   const std::string& last_error() const noexcept { return last_error_; }
