@@ -1,0 +1,93 @@
+// Shared helpers of the integrator tests: the method list, the test problems, error fits.
+#pragma once
+#include "support/plugins.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace liesim::test::methods {
+
+using Params = std::map<std::string, std::string>;
+using Options = std::map<std::string, std::string>;
+
+/// Every kernel-driven method of every loaded integrator plugin (self-controlled solvers,
+/// i.e. SUNDIALS, have their own step control and are tested elsewhere).
+inline std::vector<MethodInfo> kernel_methods() {
+  std::vector<MethodInfo> out;
+  for (const auto& p : registry().plugins())
+    if (p.integrator)
+      for (const auto& m : p.integrator->methods())
+        if (!m.self_controlled) out.push_back(m);
+  return out;
+}
+
+/// The N = 2 pendulum with a NON-planar start (m = L = 1, g = 9.81): q1 = (1,0,1)/sqrt2,
+/// w1 = (0,1,0), q2 = (0,1,0), w2 = (0.5,0,0.5). |q_i| = 1 and q_i . w_i = 0 hold to round-off,
+/// and the motion leaves every plane, so tangency is not preserved trivially.
+inline Params nonplanar_pendulum() {
+  return {{"N", "2"}, {"q0", "0.7071067811865476,0,0.7071067811865476,0,1,0"}, {"w0", "0,1,0,0.5,0,0.5"}};
+}
+
+/// The N = 2 pendulum of the thesis (Fig. 2.8): every link starts at (sqrt2/2, 0, sqrt2/2)
+/// with w = (0, 1, 0), m = L = 1, g = 9.81 (planar motion in the x-z plane).
+inline Params planar_pendulum() { return {{"N", "2"}}; }
+
+/// The free rigid body of the thesis (Fig. 1.2): I = (2, 1.5, 1), y0 = (cos 0.8, 0, sin 0.8).
+inline Params thesis_rigid_body() {
+  return {{"I", "2,1.5,1"}, {"y0", "0.6967067093471654,0,0.7173560908995228"}};
+}
+
+/// Fixed-step run; returns the final state.
+inline Eigen::VectorXd final_state(const std::string& model, const Params& params, const std::string& method,
+                                   double t_end, double h, const Options& options = {}) {
+  return run(model, params, method, t_end, h, 0, 0, options).y;
+}
+
+/// Least-squares slope of log(err) against log(h).
+inline double fitted_slope(const std::vector<double>& h, const std::vector<double>& err) {
+  const std::size_t n = h.size();
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = std::log(h[i]), y = std::log(err[i]);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/// Records, over every output point, the largest |I_k(y)| and |I_k(y) - I_k(y0)| of the
+/// model's invariants (evaluated with the model's own evaluate_invariants).
+class InvariantMonitor final : public Observer {
+ public:
+  explicit InvariantMonitor(const Model& model) : model_(model), values_(model.invariants().size()) {}
+  void on_output(double, ConstVec y) override {
+    model_.evaluate_invariants(y, values_);
+    if (outputs_ == 0) {
+      initial_ = values_;
+      max_abs_ = Eigen::VectorXd::Zero(values_.size());
+      max_drift_ = Eigen::VectorXd::Zero(values_.size());
+    }
+    max_abs_ = max_abs_.cwiseMax(values_.cwiseAbs());
+    max_drift_ = max_drift_.cwiseMax((values_ - initial_).cwiseAbs());
+    ++outputs_;
+  }
+  /// Largest |I_k(y(t))| over the run, per invariant (model.invariants() order).
+  const Eigen::VectorXd& max_abs() const { return max_abs_; }
+  /// Largest |I_k(y(t)) - I_k(y0)| over the run.
+  const Eigen::VectorXd& max_drift() const { return max_drift_; }
+  /// Number of output points seen (initial point included).
+  long outputs() const { return outputs_; }
+
+ private:
+  const Model& model_;
+  Eigen::VectorXd values_, initial_, max_abs_, max_drift_;
+  long outputs_ = 0;
+};
+
+}  // namespace liesim::test::methods

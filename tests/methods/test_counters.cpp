@@ -1,0 +1,97 @@
+// Work counters: evaluations and exponentials per step, as the method tables imply.
+#include "common.hpp"
+
+using namespace liesim;
+using namespace liesim::test;
+using namespace liesim::test::methods;
+
+namespace {
+
+/// Counters of 10 fixed steps (h = 0.01) on the N = 2 pendulum (thesis start).
+Stats ten_steps(const std::string& method) {
+  const Outcome out = run("pendulum_chain", planar_pendulum(), method, 0.1, 0.01);
+  REQUIRE(out.stats.steps == 10);
+  REQUIRE(out.stats.rejected_steps == 0);
+  return out.stats;
+}
+
+}  // namespace
+
+TEST_CASE("work counters of 10 fixed steps on the N=2 pendulum") {
+  SUBCASE("lie_euler: 1 f and 1 exponential per step, no dexpinv") {
+    const Counters c = ten_steps("lie_euler").counters;
+    CHECK(c.f_evals == 10);
+    CHECK(c.exps == 10);
+    CHECK(c.dexpinv_calls == 0);
+    CHECK(c.F_evals == 0);
+  }
+  SUBCASE("rkmk4 (exact dexpinv): 4 f, 3 stage exponentials + 1 update, 3 dexpinv per step") {
+    const Counters c = ten_steps("rkmk4").counters;
+    CHECK(c.f_evals == 40);
+    CHECK(c.exps == 40);
+    CHECK(c.dexpinv_calls == 30);
+    CHECK(c.brackets == 0);
+    CHECK(c.F_evals == 0);
+  }
+  SUBCASE("rkmk4 with dexpinv=series: brackets instead of dexpinv calls") {
+    const Outcome out = run("pendulum_chain", planar_pendulum(), "rkmk4", 0.1, 0.01, 0, 0, {{"dexpinv", "series"}});
+    const Counters& c = out.stats.counters;
+    CHECK(c.f_evals == 40);
+    CHECK(c.exps == 40);
+    CHECK(c.dexpinv_calls == 0);
+    CHECK(c.brackets > 0);
+  }
+  SUBCASE("rkmk4_2c: 4 f, 4 exponentials, 2 brackets, no dexpinv per step (Casas-Owren)") {
+    const Counters c = ten_steps("rkmk4_2c").counters;
+    CHECK(c.f_evals == 40);
+    CHECK(c.exps == 40);
+    CHECK(c.dexpinv_calls == 0);
+    CHECK(c.brackets == 20);
+  }
+  SUBCASE("rkmk5 (Dormand-Prince, 7 stages, no FSAL in the algebra): 7 f, 6 + 1 exponentials, 6 dexpinv") {
+    const Counters c = ten_steps("rkmk5").counters;
+    CHECK(c.f_evals == 70);
+    CHECK(c.exps == 70);
+    CHECK(c.dexpinv_calls == 60);
+  }
+  SUBCASE("cf4: 4 f and 5 exponentials per step") {
+    // Y2 = exp(h/2 f1) y, Y3 = exp(h/2 f2) y: one exponential each; Y4 = exp(h f3 - h/2 f1) exp(h/2 f1) y
+    // starts from Y2, so only its second exponential is new; the update takes two. Without the
+    // reuse it would be 6 per step; with it 1 + 1 + 1 + 2 = 5, i.e. 50 for 10 steps.
+    const Counters c = ten_steps("cf4").counters;
+    CHECK(c.f_evals == 40);
+    CHECK(c.exps == 50);
+    CHECK(c.dexpinv_calls == 0);
+    CHECK(c.brackets == 0);
+  }
+  SUBCASE("cf43: 5 f and 8 exponentials per step (CF4 + extra stage + two-exponential auxiliary)") {
+    // The embedded pair is evaluated in fixed-step runs too: CF4's 5, Y5 = exp(3/4 h f2) y (1), and
+    // exp(h/9 (-f1 + 3 f2 + 4 f5)) exp(h/3 f1) y (2, nothing to reuse): 8 [thesis §2.4.2.2].
+    const Counters c = ten_steps("cf43").counters;
+    CHECK(c.f_evals == 50);
+    CHECK(c.exps == 80);
+  }
+  SUBCASE("cf32a / cf32b: 3 f and 4 exponentials per step (the update reuses a stage)") {
+    for (const char* m : {"cf32a", "cf32b"}) {
+      INFO("method: " << m);
+      const Counters c = ten_steps(m).counters;
+      CHECK(c.f_evals == 30);
+      // 2 stage exponentials + 1 new update exponential (on top of Y2 resp. Y3) + 1 embedded.
+      CHECK(c.exps == 40);
+    }
+  }
+  SUBCASE("cg3: 3 f and 1 + 2 + 3 = 6 exponentials per step") {
+    const Counters c = ten_steps("cg3").counters;
+    CHECK(c.f_evals == 30);
+    CHECK(c.exps == 60);
+  }
+  SUBCASE("classical rk4 and dopri5 evaluate the embedded field F only") {
+    const Counters c = ten_steps("rk4").counters;
+    CHECK(c.F_evals == 40);
+    CHECK(c.f_evals == 0);
+    CHECK(c.exps == 0);
+    const Counters d = ten_steps("dopri5").counters;
+    CHECK(d.F_evals == 70);
+    CHECK(d.f_evals == 0);
+  }
+}

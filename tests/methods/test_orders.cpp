@@ -1,0 +1,172 @@
+// Observed convergence orders of every kernel-driven method of the registry (main and embedded
+// solutions), on the non-planar N = 2 pendulum and on the free rigid body; dexpinv variants.
+#include "common.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace liesim;
+using namespace liesim::test;
+using namespace liesim::test::methods;
+
+namespace {
+
+/// A convergence test problem: model, parameters, end time and the step sweep. An order-p
+/// method runs with n_k = round(n0[p] r^k) steps, k = 0..points-1, chosen so that every error
+/// lies in the asymptotic range and well above round-off (`floor`).
+struct Problem {
+  std::string label;
+  std::string model;
+  Params params;
+  double t_end;
+  int n0[6];           // index p = 1..5
+  double ratio;        // r
+  int points;
+  double floor;        // smallest error allowed in a sweep
+  double h_reference;  // step of the rkmk5 reference
+};
+
+// N = 2 pendulum, non-planar start, T = 1; errors span ~1e-1 .. 3e-11, round-off ~1e-13.
+const Problem pendulum{"pendulum_chain N=2 non-planar", "pendulum_chain", nonplanar_pendulum(), 1.0,
+                       {0, 320, 160, 80, 40, 64}, 2.0, 4, 1e-11, 1.0 / 8000};
+// Free rigid body, defaults (|y| = 1, slow motion): at T = 1 the order-5 errors reach round-off
+// before the asymptotic range, so run to T = 16 with a sqrt(2) sweep. The round-off level of this
+// problem is ~1e-14 (errors of rkmk5/dopri5 with h <= 0.02), so the floor is 1e-12.
+const Problem rigid_body{"rigid_body (defaults)", "rigid_body", {}, 16.0,
+                         {0, 640, 160, 160, 160, 57}, std::sqrt(2.0), 5, 1e-12, 16.0 / 4000};
+
+constexpr double order_tolerance = 0.2;
+
+bool verbose() { return std::getenv("LIESIM_TEST_VERBOSE") != nullptr; }
+
+/// Reference solution at t_end: rkmk5 with a much smaller step, checked against rkmk5 with
+/// twice the step and against the classical dopri5 (independent code path) at the same step.
+struct Reference {
+  Eigen::VectorXd y;
+  double uncertainty;  ///< the larger of the two differences
+};
+
+Reference reference(const Problem& p) {
+  Reference r;
+  r.y = final_state(p.model, p.params, "rkmk5", p.t_end, p.h_reference);
+  const Eigen::VectorXd coarser = final_state(p.model, p.params, "rkmk5", p.t_end, 2 * p.h_reference);
+  const Eigen::VectorXd classical = final_state(p.model, p.params, "dopri5", p.t_end, p.h_reference);
+  r.uncertainty = std::max((r.y - coarser).norm(), (r.y - classical).norm());
+  return r;
+}
+
+struct Sweep {
+  std::vector<double> h, err;
+  double slope = 0;
+};
+
+Sweep sweep(const Problem& p, const Reference& ref, const std::string& method, int order, const Options& options) {
+  Sweep s;
+  for (int k = 0; k < p.points; ++k) {
+    const double h = p.t_end / std::round(p.n0[order] * std::pow(p.ratio, k));
+    s.h.push_back(h);
+    s.err.push_back((final_state(p.model, p.params, method, p.t_end, h, options) - ref.y).norm());
+  }
+  s.slope = fitted_slope(s.h, s.err);
+  return s;
+}
+
+void check_sweep(const Problem& p, const Sweep& s, int order, const Reference& ref) {
+  CAPTURE(order);
+  CAPTURE(s.slope);
+  for (std::size_t k = 0; k < s.err.size(); ++k) {
+    CAPTURE(k);
+    CAPTURE(s.h[k]);
+    CAPTURE(s.err[k]);
+    // Errors well above round-off and above the reference's own error.
+    CHECK(s.err[k] > p.floor);
+    CHECK(s.err[k] > 100 * ref.uncertainty);
+    if (k > 0) CHECK(s.err[k] < s.err[k - 1]);
+  }
+  CHECK(std::abs(s.slope - order) <= order_tolerance);
+}
+
+void check_orders(const Problem& p) {
+  INFO("problem: " << p.label);
+  const Reference ref = reference(p);
+  const auto methods = kernel_methods();
+  REQUIRE(methods.size() >= 19);  // lie_rk (12) and classical_rk (7) at least
+  if (verbose()) std::printf("%s (T = %g)\n%-16s %-8s %8s %10s %10s\n", p.label.c_str(), p.t_end, "method", "solution", "expected", "observed", "min err");
+  for (const MethodInfo& m : methods) {
+    INFO("method: " << m.name);
+    INFO("a method of order > 5 needs an entry in the sweep tables (Problem::n0)");
+    REQUIRE(m.order >= 1);
+    REQUIRE(m.order <= 5);
+    for (const bool embedded : {false, true}) {
+      if (embedded && m.embedded_order == 0) continue;
+      INFO("solution: " << std::string(embedded ? "embedded" : "main"));
+      const int order = embedded ? m.embedded_order : m.order;
+      REQUIRE(order <= 5);
+      Options options;
+      if (embedded) options["solution"] = "embedded";
+      const Sweep s = sweep(p, ref, m.name, order, options);
+      if (verbose())
+        std::printf("%-16s %-8s %8d %10.3f %10.2e\n", m.name.c_str(), embedded ? "embedded" : "main", order, s.slope, s.err.back());
+      check_sweep(p, s, order, ref);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every kernel-driven method converges with its stated order on the non-planar N=2 pendulum") {
+  check_orders(pendulum);
+}
+
+TEST_CASE("every kernel-driven method converges with its stated order on the free rigid body") {
+  check_orders(rigid_body);
+}
+
+TEST_CASE("RKMK with truncated dexpinv and with commutators keeps the order of exact-dexpinv RKMK") {
+  const Problem& p = pendulum;
+  const Reference ref = reference(p);
+
+  const Sweep exact4 = sweep(p, ref, "rkmk4", 4, {});
+  check_sweep(p, exact4, 4, ref);
+
+  SUBCASE("rkmk4 with dexpinv=series, series_order=3") {
+    const Sweep s = sweep(p, ref, "rkmk4", 4, {{"dexpinv", "series"}, {"series_order", "3"}});
+    check_sweep(p, s, 4, ref);
+    if (verbose()) std::printf("%s: observed order %.3f, error ratio to exact rkmk4 %.3f\n", "rkmk4 series/2c", s.slope, s.err[0] / exact4.err[0]);
+    for (int k = 0; k < p.points; ++k) {
+      CAPTURE(s.h[k]);
+      CHECK(s.err[k] <= 3 * exact4.err[k]);
+      CHECK(s.err[k] >= exact4.err[k] / 3);
+    }
+  }
+  SUBCASE("rkmk4_2c (Casas-Owren, two commutators, no dexpinv)") {
+    const Sweep s = sweep(p, ref, "rkmk4_2c", 4, {});
+    check_sweep(p, s, 4, ref);
+    if (verbose()) std::printf("%s: observed order %.3f, error ratio to exact rkmk4 %.3f\n", "rkmk4 series/2c", s.slope, s.err[0] / exact4.err[0]);
+    for (int k = 0; k < p.points; ++k) {
+      CAPTURE(s.h[k]);
+      CHECK(s.err[k] <= 3 * exact4.err[k]);
+      CHECK(s.err[k] >= exact4.err[k] / 3);
+    }
+  }
+  SUBCASE("rkmk3 with dexpinv=series at its default series order") {
+    const Sweep exact3 = sweep(p, ref, "rkmk3", 3, {});
+    const Sweep s = sweep(p, ref, "rkmk3", 3, {{"dexpinv", "series"}});
+    check_sweep(p, s, 3, ref);
+    if (verbose()) std::printf("rkmk3 series: observed order %.3f, error ratio to exact rkmk3 %.3f\n", s.slope, s.err[0] / exact3.err[0]);
+    for (int k = 0; k < p.points; ++k) {
+      CAPTURE(s.h[k]);
+      CHECK(s.err[k] <= 3 * exact3.err[k]);
+      CHECK(s.err[k] >= exact3.err[k] / 3);
+    }
+  }
+  SUBCASE("too short a dexpinv series loses the order (the order test can fail)") {
+    // rkmk4 with only the identity term of dexpinv is an order-2 method (the [u, v] term
+    // matters from order 3 on): the convergence test sees the difference.
+    const Sweep s = sweep(p, ref, "rkmk4", 4, {{"dexpinv", "series"}, {"series_order", "0"}});
+    CAPTURE(s.slope);
+    if (verbose()) std::printf("rkmk4 with dexpinv = identity (series_order=0): observed order %.3f\n", s.slope);
+    CHECK(std::abs(s.slope - 2) <= order_tolerance);
+  }
+}

@@ -1,0 +1,234 @@
+// The shipped coefficient tables: Butcher order conditions from rooted trees, generated here.
+#include <liesim/tableau.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace liesim;
+
+namespace {
+
+/// A rooted tree: the multiset of its root's subtrees, as indices into the list of all trees
+/// (non-increasing, so every tree has exactly one representation).
+struct Tree {
+  int order;
+  std::vector<int> children;
+  double gamma;  // density gamma(t) = |t| prod gamma(children)
+};
+
+/// All rooted trees with up to `max_order` vertices, grouped by order (generated recursively:
+/// a tree of order n is a root with a multiset of subtrees whose orders sum to n - 1).
+std::vector<Tree> rooted_trees(int max_order) {
+  std::vector<Tree> trees{{1, {}, 1.0}};
+  for (int n = 2; n <= max_order; ++n) {
+    const int known = static_cast<int>(trees.size());  // every tree of order < n
+    std::vector<int> children;
+    // Choose children with non-increasing index and total order n - 1.
+    auto extend = [&](auto&& self, int remaining, int max_index) -> void {
+      if (remaining == 0) {
+        double gamma = n;
+        for (int c : children) gamma *= trees[c].gamma;
+        trees.push_back({n, children, gamma});
+        return;
+      }
+      for (int i = max_index; i >= 0; --i) {
+        if (trees[i].order > remaining) continue;
+        children.push_back(i);
+        self(self, remaining - trees[i].order, i);
+        children.pop_back();
+      }
+    };
+    extend(extend, n - 1, known - 1);
+  }
+  return trees;
+}
+
+/// Stage vectors g_t with g_t(i) = prod_children (A g_c)(i); Phi(t) = sum_i b_i g_t(i).
+struct Weights {
+  int stages;
+  std::vector<std::vector<double>> g;  // per tree
+};
+
+Weights stage_weights(const ButcherTableau& tab, const std::vector<Tree>& trees) {
+  const int s = tab.stages;
+  Weights w{s, {}};
+  for (const Tree& t : trees) {
+    std::vector<double> g(s, 1.0);
+    for (int c : t.children) {
+      for (int i = 0; i < s; ++i) {
+        double a = 0;
+        for (int j = 0; j < s; ++j) a += tab.A[i][j] * w.g[c][j];
+        g[i] *= a;
+      }
+    }
+    w.g.push_back(g);
+  }
+  return w;
+}
+
+/// Largest |Phi(t) - 1/gamma(t)| over the trees of exactly order `order`.
+double residual(const double* b, const Weights& w, const std::vector<Tree>& trees, int order) {
+  double worst = 0;
+  for (std::size_t k = 0; k < trees.size(); ++k) {
+    if (trees[k].order != order) continue;
+    double phi = 0;
+    for (int i = 0; i < w.stages; ++i) phi += b[i] * w.g[k][i];
+    worst = std::max(worst, std::abs(phi - 1.0 / trees[k].gamma));
+  }
+  return worst;
+}
+
+constexpr int max_tree_order = 6;   // order 5 tables are checked to be exactly order 5
+constexpr double satisfied = 1e-13;  // conditions hold to round-off of the coefficients
+constexpr double violated = 1e-6;    // a condition beyond the order fails clearly
+
+/// Checks the table's structure, its order conditions up to `order` and the failure at order + 1.
+void check_tableau(const ButcherTableau& t, int order, int embedded_order, int classical_limit) {
+  INFO("tableau: " << std::string(t.name));
+  REQUIRE(t.stages >= 1);
+  REQUIRE(t.stages <= max_stages);
+  const auto trees = rooted_trees(max_tree_order);
+  const Weights w = stage_weights(t, trees);
+
+  // Explicit: A strictly lower triangular; unused rows and columns zero.
+  for (int i = 0; i < max_stages; ++i)
+    for (int j = 0; j < max_stages; ++j)
+      if (j >= i || i >= t.stages) {
+        CAPTURE(i);
+        CAPTURE(j);
+        CHECK(t.A[i][j] == 0.0);
+      }
+  // Row-sum condition c_i = sum_j a_ij.
+  for (int i = 0; i < t.stages; ++i) {
+    double sum = 0;
+    for (int j = 0; j < t.stages; ++j) sum += t.A[i][j];
+    CAPTURE(i);
+    CHECK(std::abs(t.c[i] - sum) <= satisfied);
+  }
+
+  const int checked = std::min(order, classical_limit);
+  for (int q = 1; q <= checked; ++q) {
+    CAPTURE(q);
+    CHECK(residual(t.b, w, trees, q) <= satisfied);
+  }
+  if (checked == order) {
+    // The stated order is exact: some condition of order p + 1 fails.
+    CHECK(residual(t.b, w, trees, order + 1) > violated);
+  }
+
+  bool any_hat = false;
+  for (int i = 0; i < max_stages; ++i) any_hat = any_hat || t.b_hat[i] != 0.0;
+  CHECK(any_hat == (embedded_order > 0));
+  if (embedded_order > 0) {
+    INFO("embedded weights");
+    const int checked_hat = std::min(embedded_order, classical_limit);
+    for (int q = 1; q <= checked_hat; ++q) {
+      CAPTURE(q);
+      CHECK(residual(t.b_hat, w, trees, q) <= satisfied);
+    }
+    if (checked_hat == embedded_order) CHECK(residual(t.b_hat, w, trees, embedded_order + 1) > violated);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("rooted trees are generated with the right counts and densities") {
+  const auto trees = rooted_trees(max_tree_order);
+  // Number of rooted trees with n vertices (OEIS A000081): 1, 1, 2, 4, 9, 20.
+  const int expected[] = {0, 1, 1, 2, 4, 9, 20};
+  for (int n = 1; n <= max_tree_order; ++n) {
+    CAPTURE(n);
+    CHECK(std::count_if(trees.begin(), trees.end(), [n](const Tree& t) { return t.order == n; }) == expected[n]);
+  }
+  // Sum over trees of order n of n!/(gamma(t) sigma(t)) = n^(n-1) would need symmetries; instead
+  // check a few densities: the bushy tree of order n has gamma = n, the tall tree n!.
+  double tall = 1, gamma_max = 0, gamma_min = 1e300;
+  for (const Tree& t : trees)
+    if (t.order == 5) {
+      gamma_max = std::max(gamma_max, t.gamma);
+      gamma_min = std::min(gamma_min, t.gamma);
+    }
+  for (int k = 1; k <= 5; ++k) tall *= k;
+  CHECK(gamma_max == tall);
+  CHECK(gamma_min == 5.0);
+  // Children lists are canonical: no two trees are the same.
+  for (std::size_t a = 0; a < trees.size(); ++a)
+    for (std::size_t b = a + 1; b < trees.size(); ++b) CHECK_FALSE(trees[a].children == trees[b].children);
+}
+
+TEST_CASE("every Butcher tableau satisfies its order conditions, and its order is exact") {
+  REQUIRE(butcher_tableaux().size() >= 6);
+  for (const ButcherTableau& t : butcher_tableaux()) {
+    REQUIRE(t.order <= max_tree_order - 1);
+    check_tableau(t, t.order, t.embedded_order, max_tree_order);
+    CHECK(find_butcher(t.name) == &t);
+  }
+}
+
+TEST_CASE("the order check detects a wrong coefficient") {
+  // Perturbing one coefficient of RK4 by 1e-3 breaks an order condition.
+  ButcherTableau t = *find_butcher("CLASSICAL_RK_4_4");
+  const auto trees = rooted_trees(4);
+  t.A[3][2] += 1e-3;
+  t.c[3] += 1e-3;
+  const Weights w = stage_weights(t, trees);
+  double worst = 0;
+  for (int q = 1; q <= 4; ++q) worst = std::max(worst, residual(t.b, w, trees, q));
+  CHECK(worst > violated);
+}
+
+TEST_CASE("commutator-free schemes: the consistent Butcher tableau satisfies the classical conditions") {
+  REQUIRE(commutator_free_schemes().size() >= 5);
+  for (const CommutatorFreeScheme& s : commutator_free_schemes()) {
+    INFO("scheme: " << std::string(s.name));
+    CHECK(find_commutator_free(s.name) == &s);
+    REQUIRE(s.stages <= max_stages);
+    CHECK(s.stage[0].count == 0);  // Y_1 = y_n
+    for (int r = 0; r < s.stages; ++r) {
+      REQUIRE(s.stage[r].count <= max_exponentials);
+      // An exponential of stage r uses only f_1 .. f_{r-1} (explicit).
+      for (int j = 0; j < s.stage[r].count; ++j)
+        for (int k = r; k < max_stages; ++k) CHECK(s.stage[r].alpha[j][k] == 0.0);
+    }
+    CHECK((s.embedded.count > 0) == (s.embedded_order > 0));
+    const ButcherTableau t = consistent_butcher(s);
+    CHECK(t.stages == s.stages);
+    // The classical conditions up to order 3 (the Lie conditions are checked by convergence).
+    check_tableau(t, s.order, s.embedded_order, 3);
+    // Applied to an abelian group (translations of R^n) a CF method IS its consistent RK method,
+    // so the classical conditions must hold to the full order as well.
+    const auto trees = rooted_trees(max_tree_order);
+    const Weights w = stage_weights(t, trees);
+    for (int q = 1; q <= s.order; ++q) {
+      CAPTURE(q);
+      CHECK(residual(t.b, w, trees, q) <= satisfied);
+    }
+    for (int q = 1; q <= s.embedded_order; ++q) {
+      CAPTURE(q);
+      CHECK(residual(t.b_hat, w, trees, q) <= satisfied);
+    }
+  }
+}
+
+TEST_CASE("Casas-Owren commutators sit on RK4 and reference earlier stages only") {
+  const ButcherTableau* rk4 = find_butcher("CLASSICAL_RK_4_4");
+  REQUIRE(rk4 != nullptr);
+  const auto terms = casas_owren_rkmk4_commutators();
+  REQUIRE(terms.size() == 2);
+  for (const CommutatorTerm& c : terms) {
+    CHECK(c.row >= 1);
+    CHECK(c.row <= rk4->stages);
+    CHECK(c.i < c.row);
+    CHECK(c.j < c.row);
+    CHECK(c.i != c.j);
+  }
+  // Stage 3: 1/2 K2 - 1/8 [K1, K2]; update: 1/6 (... - 1/2 [K1, K4]) [thesis §1.4.1].
+  CHECK(terms[0].row == 2);
+  CHECK(terms[0].coefficient == doctest::Approx(-1.0 / 8));
+  CHECK(terms[1].row == 4);
+  CHECK(terms[1].coefficient == doctest::Approx(-1.0 / 12));
+}
