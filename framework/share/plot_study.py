@@ -142,6 +142,33 @@ def step_size(out, case, rows):
     save(fig, out, "step_size", case)
 
 
+def sweeps(out, rows):
+    """Cases expanded from one swept case: error and steps against the swept parameter."""
+    bases = {}
+    for r in rows:
+        m = re.fullmatch(r"(.*)\[(\w+)=([^\],]+)\]", r["case"])
+        if m:
+            bases.setdefault((m.group(1), m.group(2)), []).append((num(m.group(3)), r))
+    for (base, key), items in bases.items():
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+        series = {}
+        for x, r in items:
+            if r["status"] == "ok":
+                series.setdefault(label(r), []).append((x, num(r["error_final"]), int(r["steps"])))
+        for name, pts in sorted(series.items()):
+            pts.sort()
+            axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=4)
+            axes[1].plot([p[0] for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
+        axes[0].set_ylabel("error at T")
+        axes[1].set_ylabel("accepted steps")
+        for ax in axes:
+            ax.set_xlabel(key)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0].legend(fontsize=7)
+        fig.suptitle(f"{base}: sweep over {key}")
+        save(fig, out, "sweep", base)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -155,6 +182,7 @@ def main():
         work_precision(out, case, sel)
         drift(out, case, sel)
         step_size(out, case, sel)
+    sweeps(out, rows)
 
 
 if __name__ == "__main__":

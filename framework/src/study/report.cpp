@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <set>
 #include <thread>
 
@@ -132,6 +133,14 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
         if (fs::exists(fs::path(out) / "plots" / fmt::format("{}_{}.png", kind, safe)))
           o << fmt::format("![{} {}](plots/{}_{}.png)\n\n", kind, c, kind, safe);
     }
+  }
+  if (plot_note.empty() && fs::exists(fs::path(out) / "plots")) {
+    std::vector<std::string> sweeps;
+    for (const auto& e : fs::directory_iterator(fs::path(out) / "plots"))
+      if (e.path().filename().string().rfind("sweep_", 0) == 0 && e.path().extension() == ".png") sweeps.push_back(e.path().filename().string());
+    std::sort(sweeps.begin(), sweeps.end());
+    if (!sweeps.empty()) o << "## Parameter sweeps\n\n";
+    for (const auto& f : sweeps) o << fmt::format("![{}](plots/{})\n\n", f, f);
   }
   if (!plot_note.empty()) o << "**Plots:** " << plot_note << "\n";
   o << fmt::format("\n{} runs ({} taken from an interrupted earlier execution). Raw data: `results.csv`, `orders.csv`, "

@@ -149,7 +149,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
 }
 
 GroupSpec make_group(const Where& w, const toml::table& t, int index) {
-  check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "options", "cases", "series"});
+  check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "match_steps_of", "options", "cases", "series"});
   GroupSpec g;
   g.line = static_cast<int>(t.source().begin.line);
   g.name = t.contains("name") ? get_string(w, *t.get("name"), "name") : fmt::format("runs{}", index + 1);
@@ -157,8 +157,10 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
   g.integrators = string_list(w, *t.get("integrators"), "integrators");
   if (const auto* n = t.get("steps")) g.steps = positive_list(w, *n, "steps");
   if (const auto* n = t.get("tolerances")) g.tolerances = positive_list(w, *n, "tolerances");
-  if (g.steps.empty() == g.tolerances.empty())
-    w.fail(g.line, "[[runs]] needs exactly one of 'steps' (fixed step sizes) or 'tolerances' (rtol = atol)");
+  if (const auto* n = t.get("match_steps_of")) g.match_steps_of = get_string(w, *n, "match_steps_of");
+  if (!g.steps.empty() + !g.tolerances.empty() + !g.match_steps_of.empty() != 1)
+    w.fail(g.line, "[[runs]] needs exactly one of 'steps' (fixed step sizes), 'tolerances' (rtol = atol) or "
+                   "'match_steps_of' (the name of an adaptive group)");
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
   if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
   if (const auto* n = t.get("series")) {
@@ -205,6 +207,17 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   if (!root.contains("runs")) w.fail(1, "the study needs at least one [[runs]] group");
   int index = 0;
   for (auto&& g : table_array(w, *root.get("runs"), "runs")) s.groups.push_back(make_group(w, *g.as_table(), index++));
+  // A matched group refers to an earlier adaptive group.
+  for (std::size_t k = 0; k < s.groups.size(); ++k) {
+    const GroupSpec& g = s.groups[k];
+    if (g.match_steps_of.empty()) continue;
+    const auto it = std::find_if(s.groups.begin(), s.groups.begin() + static_cast<long>(k),
+                                 [&](const GroupSpec& o) { return o.name == g.match_steps_of; });
+    if (it == s.groups.begin() + static_cast<long>(k))
+      w.fail(g.line, fmt::format("match_steps_of = '{}' must name an earlier [[runs]] group", g.match_steps_of));
+    if (it->tolerances.empty())
+      w.fail(g.line, fmt::format("match_steps_of = '{}' must name a group with 'tolerances' (adaptive runs)", g.match_steps_of));
+  }
   // Every case a group names must exist (by base name or full name).
   for (const auto& g : s.groups)
     for (const auto& name : g.cases) {
@@ -233,6 +246,25 @@ std::vector<RunItem> expand(const StudySpec& s) {
                             });
       if (!selected) continue;
       for (const auto& integrator : g.integrators) {
+        std::string opts;
+        for (const auto& [k, val] : g.options) opts += fmt::format(";{}={}", k, val);
+        if (!g.match_steps_of.empty()) {
+          // One run per run of the matched group on this case (that group was expanded earlier).
+          const std::size_t known = out.size();
+          for (std::size_t m = 0; m < known; ++m) {
+            if (out[m].group->name != g.match_steps_of || out[m].case_spec != &c) continue;
+            RunItem r;
+            r.index = static_cast<int>(out.size());
+            r.case_spec = &c;
+            r.group = &g;
+            r.integrator = integrator;
+            r.matched = out[m].index;
+            r.series = g.series == "all";
+            r.id = fmt::format("{}|{}|{}|match|{}{}", g.name, c.name, integrator, out[m].id, opts);
+            out.push_back(std::move(r));
+          }
+          continue;
+        }
         const auto& values = g.steps.empty() ? g.tolerances : g.steps;
         const double coarsest = *std::max_element(values.begin(), values.end());
         for (const double v : values) {
@@ -243,8 +275,6 @@ std::vector<RunItem> expand(const StudySpec& s) {
           r.integrator = integrator;
           (g.steps.empty() ? r.tolerance : r.step) = v;
           r.series = g.series == "all" || (g.series == "coarsest" && v == coarsest);
-          std::string opts;
-          for (const auto& [k, val] : g.options) opts += fmt::format(";{}={}", k, val);
           r.id = fmt::format("{}|{}|{}|{}|{:.6g}{}", g.name, c.name, integrator, g.steps.empty() ? "tol" : "h", v, opts);
           out.push_back(std::move(r));
         }

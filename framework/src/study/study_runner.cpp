@@ -96,7 +96,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   for (const auto& item : items) {
     const CaseSpec& c = *item.case_spec;
     try {
-      prepared.push_back(prepare_run(registry, request_for(c, item.integrator, item.step, item.tolerance, item.group->options)));
+      // A matched run's step is known only after its adaptive run: validate with a placeholder.
+      const double step = item.matched >= 0 ? c.t_end / 100 : item.step;
+      prepared.push_back(prepare_run(registry, request_for(c, item.integrator, step, item.tolerance, item.group->options)));
     } catch (const Error& e) {
       throw Error(fmt::format("{}:{}: case '{}' with integrator '{}' ([[runs]] '{}', line {}): {}", study.file, c.line, c.name,
                               item.integrator, item.group->name, item.group->line, e.what()));
@@ -194,15 +196,14 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   for (const auto& e : ref_errors)
     if (!e.empty()) throw Error(e + " (choose another [reference] integrator or settings)");
 
-  // 4. The runs.
-  std::vector<int> todo;
-  for (const auto& item : items)
-    if (!done.count(item.id)) todo.push_back(item.index);
+  // 4. The runs: first those with a known step or tolerance, then the matched constant-step runs.
   const int total = static_cast<int>(items.size());
   int finished = result.skipped;
-  parallel_for(static_cast<int>(todo.size()), opt.jobs, [&](int k) {
-    const RunItem& item = items[todo[k]];
+  std::vector<double> matched_step(items.size(), 0.0);
+  auto run_one = [&](int index) {
+    const RunItem& item = items[index];
     PreparedRun& p = prepared[item.index];
+    if (item.matched >= 0) p.spec.step = matched_step[item.index];
     RunRecord rec;
     rec.index = item.index;
     rec.id = item.id;
@@ -213,7 +214,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     rec.family = p.integrator_plugin->name;
     rec.lie_group = p.method.lie_group;
     rec.order = p.method.order;
-    rec.step = item.step;
+    rec.step = item.matched >= 0 ? matched_step[item.index] : item.step;
     rec.tolerance = item.tolerance;
     rec.t_end = item.case_spec->t_end;
     rec.parameters = p.parameters.values();
@@ -221,6 +222,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     for (const auto& [key, v] : p.control.values()) rec.options[key] = v;
     std::vector<double> times;
     try {
+      if (item.matched >= 0 && !(rec.step > 0))
+        throw Error(fmt::format("the adaptive run '{}' whose step count this run matches did not finish", items[item.matched].id));
       InvariantMonitor monitor(*p.model);
       ObserverList observers;
       observers.add(monitor);
@@ -244,7 +247,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.error = f.what();
       }
       rec.stats = r.stats;
-      times.push_back(r.stats.wall_time_s);
+      // With repeats, time only the runs without observers (no output written).
+      if (study.repeat == 1) times.push_back(r.stats.wall_time_s);
       if (rec.status == "ok") {
         const Reference& ref = result.references.at(item.case_spec->name);
         const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
@@ -273,7 +277,19 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     ++finished;
     if (opt.progress) opt.progress(finished, total, rec);
     result.records.push_back(std::move(rec));
-  });
+  };
+  for (const bool matched_phase : {false, true}) {
+    if (matched_phase)
+      for (const auto& item : items) {
+        if (item.matched < 0) continue;
+        for (const auto& r : result.records)
+          if (r.index == item.matched && r.status == "ok" && r.stats.steps > 0) matched_step[item.index] = r.t_end / static_cast<double>(r.stats.steps);
+      }
+    std::vector<int> todo;
+    for (const auto& item : items)
+      if (!done.count(item.id) && (item.matched >= 0) == matched_phase) todo.push_back(item.index);
+    parallel_for(static_cast<int>(todo.size()), opt.jobs, [&](int k) { run_one(todo[k]); });
+  }
 
   // 5. Final table, sorted by plan order, so that it is the same whatever the number of jobs.
   std::sort(result.records.begin(), result.records.end(), [](const RunRecord& a, const RunRecord& b) { return a.index < b.index; });
@@ -307,9 +323,20 @@ std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, con
     for (const auto* r : runs)
       if (r->status == "ok" && r->error_final > floor && r->error_final < ceiling)
         pts.emplace_back(std::log(r->step), std::log(r->error_final));
+    // Pre-asymptotic coarse steps bend the curve: starting from the finest pair, keep coarser
+    // points while their local slope stays within 0.3 of the finest local slope.
+    std::sort(pts.begin(), pts.end());
+    if (pts.size() >= 3) {
+      auto local = [&](std::size_t k) { return (pts[k + 1].second - pts[k].second) / (pts[k + 1].first - pts[k].first); };
+      const double finest = local(0);
+      std::size_t keep = 2;
+      while (keep < pts.size() && std::abs(local(keep - 1) - finest) <= 0.3) ++keep;
+      pts.resize(keep);
+    }
     fit.points = static_cast<int>(pts.size());
     if (pts.size() < 3) {
-      fit.note = fmt::format("{} point(s) in the asymptotic range ({:.1e} < error < {:.1e}); need 3", pts.size(), floor, ceiling);
+      fit.note = fmt::format("{} point(s) in the asymptotic range ({:.1e} < error < {:.1e}, local slopes within 0.3); need 3",
+                             pts.size(), floor, ceiling);
       out.push_back(fit);
       continue;
     }

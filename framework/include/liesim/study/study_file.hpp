@@ -26,12 +26,16 @@ struct CaseSpec {
   int line = 0;
 };
 
-/// A run group: integrators x (steps or tolerances) x options, on some or all cases.
+/// A run group: integrators x (steps or tolerances) x options, on some or all cases. With
+/// match_steps_of, each integrator runs with a constant step h = t_end / n for every run of the
+/// named adaptive group, n being that run's number of accepted steps (the papers' "variable vs
+/// constant step with the same number of steps" experiment).
 struct GroupSpec {
   std::string name;
   std::vector<std::string> integrators;
   std::vector<double> steps;       ///< fixed steps, or
-  std::vector<double> tolerances;  ///< rtol = atol = tol
+  std::vector<double> tolerances;  ///< rtol = atol = tol, or
+  std::string match_steps_of;      ///< name of an adaptive group: same number of equal steps
   std::map<std::string, std::string> options;
   std::vector<std::string> cases;  ///< case names (before sweep expansion); empty = all
   std::string series = "coarsest"; ///< which runs write an invariant time series: coarsest|all|none
@@ -61,6 +65,7 @@ struct RunItem {
   double step = 0.0;
   double tolerance = 0.0;
   bool series = false;      ///< write the invariant time series of this run
+  int matched = -1;         ///< index of the adaptive run whose step count sets `step` (-1: none)
 };
 
 /// Read and validate a study file; throws liesim::Error "FILE:LINE: ..." naming the key.
