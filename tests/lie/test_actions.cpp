@@ -3,6 +3,8 @@
 #define EIGEN_RUNTIME_NO_MALLOC
 #include "liesim/lie/actions.hpp"
 
+#include "random_elements.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,62 +13,10 @@
 #include <vector>
 
 using namespace liesim::lie;
+using namespace liesim::lie::test;
 
 namespace {
 
-constexpr double pi = 3.141592653589793238462643383279502884;
-constexpr double eps = std::numeric_limits<double>::epsilon();
-
-struct Rng {
-  std::mt19937_64 gen;
-  explicit Rng(unsigned long long seed) : gen(seed) {}
-  double uniform(double a = -1.0, double b = 1.0) {
-    return std::uniform_real_distribution<double>(a, b)(gen);
-  }
-  template <int N>
-  Eigen::Matrix<double, N, 1> vec() {
-    Eigen::Matrix<double, N, 1> x;
-    for (int i = 0; i < N; ++i) x[i] = uniform();
-    return x;
-  }
-  Eigen::Vector3d direction() {
-    Eigen::Vector3d d;
-    do d = vec<3>();
-    while (d.norm() < 0.1 || d.norm() > 1.0);
-    return d.normalized();
-  }
-};
-
-// Random algebra elements with rotational blocks of norm `angle`.
-template <class G>
-struct Gen;
-template <>
-struct Gen<SO3> {
-  static SO3::Algebra algebra(Rng& r, double angle) { return angle * r.direction(); }
-};
-template <>
-struct Gen<SE3> {
-  static SE3::Algebra algebra(Rng& r, double angle) {
-    SE3::Algebra xi;
-    xi << angle * r.direction(), r.vec<3>();
-    return xi;
-  }
-};
-template <int N>
-struct Gen<Rn<N>> {
-  static typename Rn<N>::Algebra algebra(Rng& r, double) { return r.vec<N>(); }
-};
-template <class... G>
-struct Gen<Product<G...>> {
-  using P = Product<G...>;
-  static typename P::Algebra algebra(Rng& r, double angle) {
-    typename P::Algebra xi;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((P::template block<I>(xi) = Gen<typename P::template Factor<I>>::algebra(r, angle)), ...);
-    }(std::make_index_sequence<P::count>{});
-    return xi;
-  }
-};
 
 Eigen::Matrix<double, 9, 1> row_major(const Eigen::Matrix3d& R) {
   Eigen::Matrix<double, 9, 1> m;

@@ -1,5 +1,6 @@
 // Shared helpers of the integrator tests: the method list, the test problems, error fits.
 #pragma once
+#include <liesim/fit.hpp>
 #include "support/plugins.hpp"
 
 #include <doctest/doctest.h>
@@ -47,19 +48,8 @@ inline Eigen::VectorXd final_state(const std::string& model, const Params& param
   return run(model, params, method, t_end, h, 0, 0, options).y;
 }
 
-/// Least-squares slope of log(err) against log(h).
-inline double fitted_slope(const std::vector<double>& h, const std::vector<double>& err) {
-  const std::size_t n = h.size();
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double x = std::log(h[i]), y = std::log(err[i]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
+/// Least-squares slope of log(err) against log(h) (the kernel's fit).
+inline double fitted_slope(const std::vector<double>& h, const std::vector<double>& err) { return liesim::loglog_slope(h, err); }
 
 /// Records, over every output point, the largest |I_k(y)| and |I_k(y) - I_k(y0)| of the
 /// model's invariants (evaluated with the model's own evaluate_invariants).

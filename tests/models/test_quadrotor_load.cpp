@@ -1,6 +1,7 @@
 // quadrotor_load: observed order of rkmk4 and cf4, manifold preservation, agreement with dopri45,
 // the energy balance with the input power, the default hover thrust, parameter validation.
 #include "support/plugins.hpp"
+#include <liesim/fit.hpp>
 
 #include <Eigen/Geometry>
 #include <doctest/doctest.h>
@@ -29,18 +30,6 @@ struct InvariantRecorder final : Observer {
   std::vector<Eigen::VectorXd> values;
 };
 
-double fitted_slope(const std::vector<double>& h, const std::vector<double>& err) {
-  const double n = static_cast<double>(h.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(err[i]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 const Params experiment{};  // the original experiment's data are the defaults
 
@@ -53,7 +42,7 @@ TEST_CASE("quadrotor_load: rkmk4 and cf4 converge with order 4 (reference rkmk5,
   for (const auto& method : {"rkmk4", "cf4"}) {
     std::vector<double> errs;
     for (double h : hs) errs.push_back((test::run("quadrotor_load", experiment, method, T, h).y - ref.y).norm());
-    const double slope = fitted_slope(hs, errs);
+    const double slope = liesim::loglog_slope(hs, errs);
     MESSAGE(std::string(method) << ": errors " << errs[0] << " " << errs[1] << " " << errs[2] << " " << errs[3] << ", slope " << slope);
     CHECK(std::abs(slope - 4.0) < 0.2);
   }

@@ -1,5 +1,6 @@
 // Running a study: validation of every run first, references (cached), runs on a thread pool,
 // each finished run appended to results.csv at once; --resume skips what is already there.
+#include <liesim/fit.hpp>
 #include <liesim/io/output.hpp>
 #include <liesim/run.hpp>
 #include <liesim/study/results_table.hpp>
@@ -340,15 +341,12 @@ std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, con
       out.push_back(fit);
       continue;
     }
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    std::vector<double> hs, errs;
     for (const auto& [x, y] : pts) {
-      sx += x;
-      sy += y;
-      sxx += x * x;
-      sxy += x * y;
+      hs.push_back(std::exp(x));
+      errs.push_back(std::exp(y));
     }
-    const double n = static_cast<double>(pts.size());
-    fit.observed = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    fit.observed = loglog_slope(hs, errs);
     fit.h_from = std::exp(std::min_element(pts.begin(), pts.end())->first);
     fit.h_to = std::exp(std::max_element(pts.begin(), pts.end())->first);
     out.push_back(fit);
