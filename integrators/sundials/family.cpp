@@ -1,7 +1,8 @@
-// The sundials plugin: CVODE and ARKODE methods, their options, and solver creation.
+// The sundials plugin: CVODE, ARKODE and IDA methods, their options, and solver creation.
 #include "arkode_solver.hpp"
 #include "butcher_tables.hpp"
 #include "cvode_solver.hpp"
+#include "ida_solver.hpp"
 
 #include <liesim/plugin.hpp>
 
@@ -27,7 +28,7 @@ struct Entry {
   int order;  // highest order (CVODE: default max order; ARKODE: the default table's)
 };
 
-constexpr std::array<Entry, 6> entries{{
+constexpr std::array<Entry, 7> entries{{
     {"cvode_bdf", Method::cvode_bdf,
      "CVODE: variable-order BDF (orders 1-5), Newton iteration, dense linear solver, difference-quotient Jacobian", 5},
     {"cvode_adams", Method::cvode_adams,
@@ -40,6 +41,9 @@ constexpr std::array<Entry, 6> entries{{
      "ARKODE ERKStep: explicit Runge-Kutta with a built-in SUNDIALS table (default Dormand-Prince 5(4))", 5},
     {"arkode_dirk", Method::arkode_dirk,
      "ARKODE ARKStep: diagonally implicit Runge-Kutta with a built-in SUNDIALS table, Newton + dense", 4},
+    {"ida", Method::ida,
+     "IDA: variable-order BDF (orders 1-5) on the model's DAE formulation (pendulum_chain formulation=cartesian_dae), "
+     "Newton + dense, DQ Jacobian", 5},
 }};
 
 constexpr const char* default_erk = "ARKODE_DORMAND_PRINCE_7_4_5";
@@ -51,7 +55,7 @@ const Entry* find(const std::string& name) {
   return nullptr;
 }
 
-bool is_cvode(Method m) { return m != Method::arkode_erk && m != Method::arkode_dirk; }
+bool is_cvode(Method m) { return m != Method::arkode_erk && m != Method::arkode_dirk && m != Method::ida; }
 
 /// "inf" or a number; 0 stands for "no limit" in SUNDIALS' max-step setters.
 double max_step_value(const Settings& s) {
@@ -73,7 +77,8 @@ class SundialsFamily final : public IntegratorFamily {
   }
 
   std::string summary() const override {
-    return "SUNDIALS 6.4 solvers on the model's embedded vector field: CVODE (BDF, Adams, projection) and ARKODE (ERK, DIRK)";
+    return "SUNDIALS 6.4 solvers on the model's embedded vector field: CVODE (BDF, Adams, projection) and ARKODE (ERK, DIRK); "
+           "IDA on the model's DAE formulation";
   }
 
   std::vector<MethodInfo> methods() const override {
@@ -112,6 +117,16 @@ class SundialsFamily final : public IntegratorFamily {
         {"max_step", "inf", "s", "largest step size (inf or 0 = unlimited)"},
         {"min_step", "0", "s", "smallest step size (SUNDIALS fails with *_ERR_FAILURE / *_CONV_FAILURE instead of going below)"},
     };
+    if (e->method == Method::ida) {
+      o.push_back({"max_order", "5", "", "largest BDF order, 1..5 (IDASetMaxOrd)"});
+      o.push_back({"algebraic_atol", "1", "",
+                   "absolute tolerance of the algebraic components (multipliers), which IDA leaves out of the error test "
+                   "(IDASetSuppressAlg) and uses only in its Newton convergence test (IDASVtolerances; see README.md)"});
+      o.push_back({"stop_at_outputs", "true", "",
+                   "true: IDA steps exactly to every output time (IDASetStopTime), so outputs are Newton solutions on the "
+                   "constraints; false: outputs are IDA's interpolant between its steps (constraint residuals of the size "
+                   "of the local error): true|false"});
+    }
     if (is_cvode(e->method))
       o.push_back({"max_order", e->method == Method::cvode_bdf || e->method == Method::cvode_bdf_proj ? "5" : "12", "",
                    e->method == Method::cvode_bdf || e->method == Method::cvode_bdf_proj
@@ -150,10 +165,15 @@ class SundialsFamily final : public IntegratorFamily {
       if (o.max_step < 0) throw Error(fmt::format("option max_step must be > 0 or inf (got {})", o.max_step));
       o.min_step = s.number("min_step");
       if (o.min_step < 0) throw Error(fmt::format("option min_step must be >= 0 (got {})", o.min_step));
-      if (is_cvode(e->method)) o.max_order = s.integer("max_order", std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+      if (is_cvode(e->method) || e->method == Method::ida)
+        o.max_order = s.integer("max_order", std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
       if (e->method == Method::cvode_adams_fixedpoint) o.fixedpoint_accel = s.integer("fixedpoint_accel", 0, 1000);
       if (e->method == Method::cvode_bdf_proj) o.proj_err_est = boolean(s, "proj_err_est");
       if (e->method == Method::arkode_dirk) o.fixed_step_tol = s.positive("fixed_step_tol");
+      if (e->method == Method::ida) {
+        o.algebraic_atol = s.positive("algebraic_atol");
+        o.stop_at_outputs = boolean(s, "stop_at_outputs");
+      }
       if (e->method == Method::arkode_erk || e->method == Method::arkode_dirk) {
         const auto& tables = e->method == Method::arkode_erk ? erk_tables() : dirk_tables();
         const std::string& name = s.text("table");
@@ -167,6 +187,7 @@ class SundialsFamily final : public IntegratorFamily {
         o.table_embedded = t->embedded;
         o.table_via_arkstep = e->method == Method::arkode_erk && t->erkstep_fsal_bug;
       }
+      if (e->method == Method::ida) return new IdaSolver(std::move(o));
       if (is_cvode(e->method)) return new CvodeSolver(e->method, std::move(o));
       return new ArkodeSolver(e->method, std::move(o));
     } catch (const std::exception& ex) {
@@ -180,5 +201,6 @@ class SundialsFamily final : public IntegratorFamily {
 
 }  // namespace liesim::sundials
 
-LIESIM_PLUGIN(integrator, "sundials", "0.1.0", "SUNDIALS 6.4 CVODE and ARKODE solvers (BDF, Adams, projection, ERK, DIRK)",
+LIESIM_PLUGIN(integrator, "sundials", "0.1.0",
+              "SUNDIALS 6.4 CVODE, ARKODE and IDA solvers (BDF, Adams, projection, ERK, DIRK; BDF on DAE formulations)",
               liesim::sundials::SundialsFamily)

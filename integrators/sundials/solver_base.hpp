@@ -13,7 +13,7 @@
 namespace liesim::sundials {
 
 /// The methods of the plugin.
-enum class Method { cvode_bdf, cvode_adams, cvode_adams_fixedpoint, cvode_bdf_proj, arkode_erk, arkode_dirk };
+enum class Method { cvode_bdf, cvode_adams, cvode_adams_fixedpoint, cvode_bdf_proj, arkode_erk, arkode_dirk, ida };
 
 /// Options of a run, parsed from the method's SettingSpec list (see family.cpp and README.md).
 struct Options {
@@ -29,6 +29,8 @@ struct Options {
   long fixedpoint_accel = 0;     ///< fixedpoint_accel: Anderson acceleration depth m
   bool proj_err_est = true;      ///< proj_err_est: project the error estimate too
   double fixed_step_tol = 1e-10; ///< fixed_step_tol: rtol = atol of the Newton test with a fixed step
+  double algebraic_atol = 1.0;   ///< algebraic_atol: IDA's absolute tolerance of the algebraic components
+  bool stop_at_outputs = true;   ///< stop_at_outputs: IDA steps to each output time (IDASetStopTime)
 };
 
 /// Common part of the CVODE and ARKODE solvers.

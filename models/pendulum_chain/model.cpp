@@ -1,4 +1,5 @@
 // The pendulum_chain plugin: N-fold 3D pendulum on (TS^2)^N under SE(3)^N.
+#include "cartesian_dae.hpp"
 #include "chain_dynamics.hpp"
 
 #include <liesim/lie/actions.hpp>
@@ -32,9 +33,14 @@ SOURCE      Celledoni, Cokaj, Leone, Murari, Owren, IJCM 99 (2022) §2.5 and ECM
 /// The model instance.
 class PendulumChain final : public Model {
  public:
-  PendulumChain(Chain chain, Eigen::VectorXd y0)
+  /// `cartesian_dae`: also offer the GGL formulation of cartesian_dae.hpp through dae().
+  PendulumChain(Chain chain, Eigen::VectorXd y0, bool cartesian_dae)
       : Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(chain.size())),
-        chain_(std::move(chain)), y0_(std::move(y0)), ws_(chain_.size()), wdot_(3 * chain_.size()) {}
+        chain_(std::move(chain)), y0_(std::move(y0)), ws_(chain_.size()), wdot_(3 * chain_.size()) {
+    if (cartesian_dae) dae_ = std::make_unique<CartesianDae>(chain_);
+  }
+
+  DaeFormulation* dae() noexcept override { return dae_.get(); }
 
   void initial_state(Vec y) const override { y = y0_; }
 
@@ -103,6 +109,7 @@ class PendulumChain final : public Model {
   Eigen::VectorXd y0_;
   ChainWorkspace ws_;
   Eigen::VectorXd wdot_;
+  std::unique_ptr<CartesianDae> dae_;  ///< formulation=cartesian_dae only (refers to chain_)
 };
 
 /// Per-link values: one number for every link, or one per link.
@@ -135,6 +142,10 @@ class PendulumChainType final : public ModelTypeBase<PendulumChainType> {
         {"g", "9.81", "m/s^2", "gravitational acceleration (along -e3)"},
         {"q0", "0.7071067811865476,0,0.7071067811865476", "", "initial link directions: 3 values for every link, or 3N values; unit vectors"},
         {"w0", "0,1,0", "rad/s", "initial angular velocities: 3 values for every link, or 3N values; tangent (q_i . w_i = 0)"},
+        {"formulation", "lie", "",
+         "lie | cartesian_dae. The state, the Lie group action and the vector field are the same for both; "
+         "cartesian_dae also offers the DAE of point masses x_i in R^3 with length constraints and multipliers in "
+         "the stabilised index-2 (Gear-Gupta-Leimkuhler) form, for DAE solvers (method ida); see README.md"},
     };
   }
 
@@ -160,7 +171,8 @@ class PendulumChainType final : public ModelTypeBase<PendulumChainType> {
     }
     const std::string off = PendulumChain::check_chain_state(y0);
     if (!off.empty()) throw Error("parameters 'q0'/'w0': " + off);
-    return std::make_unique<PendulumChain>(std::move(chain), std::move(y0));
+    const bool dae = p.choice("formulation", {"lie", "cartesian_dae"}) == "cartesian_dae";
+    return std::make_unique<PendulumChain>(std::move(chain), std::move(y0), dae);
   }
 };
 

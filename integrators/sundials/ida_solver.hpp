@@ -1,0 +1,45 @@
+// IDA (variable-order, variable-step BDF for DAEs) on a model's differential-algebraic formulation.
+#pragma once
+#include "solver_base.hpp"
+
+#include <sundials/sundials_linearsolver.h>
+#include <sundials/sundials_matrix.h>
+
+namespace liesim::sundials {
+
+/// ida: IDA on G(t, x, x') = 0 of Model::dae(), Newton + dense linear solver with SUNDIALS'
+/// difference-quotient Jacobian; algebraic components (id = 0) are left out of the error test
+/// (IDASetSuppressAlg). Each output is IDA's interpolant at t_out mapped to the model's state by
+/// DaeFormulation::to_state. Every residual evaluation is counted as one F evaluation of the model.
+class IdaSolver final : public SolverBase {
+ public:
+  explicit IdaSolver(Options options) : SolverBase(Method::ida, std::move(options)) {}
+  ~IdaSolver() override;
+
+  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
+  Status advance(double t_out, Vec y_out) noexcept override;
+  void add_stats(Stats& stats) const noexcept override;
+
+  /// The DAE point x of the last output (after init: the consistent initial values).
+  const Eigen::VectorXd& dae_point() const noexcept { return x_; }
+  /// Its derivative x' (IDA's interpolant).
+  const Eigen::VectorXd& dae_derivative() const noexcept { return xdot_; }
+
+ private:
+  std::string flag_name(int flag) const override;
+  const char* module() const noexcept override { return "IDA"; }
+  /// IDAResFn: r = G(t, x, x') through DaeFormulation::residual (0 ok, 1 recoverable, -1 fatal).
+  static int residual(double t, N_Vector x, N_Vector xdot, N_Vector r, void* self) noexcept;
+  /// Record a failure of IDASolve (flag < 0) at time t, with IDA-specific hints; Status::fatal.
+  Status fail_ida(int flag, double t) noexcept;
+
+  DaeFormulation* dae_ = nullptr;
+  void* mem_ = nullptr;
+  SUNMatrix A_ = nullptr;
+  SUNLinearSolver LS_ = nullptr;
+  Eigen::VectorXd x_, xdot_, id_, atol_;  ///< DAE point, its derivative, the differential marks, atol
+  BorrowedVector xv_, xdotv_, idv_, atolv_;
+  Status res_status_ = Status::ok;  ///< last non-ok status of the residual
+};
+
+}  // namespace liesim::sundials
