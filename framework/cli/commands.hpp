@@ -18,5 +18,7 @@ int run(const Registry& registry, const std::vector<std::string>& args);
 int study(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim plot DIR`: redraw the plots of a study from its results.
 int plot(const std::vector<std::string>& args);
+/// `liesim new (model|integrator) NAME [--dir DIR]`: a plugin folder from the installed templates.
+int new_plugin(const std::vector<std::string>& args);
 
 }  // namespace liesim::cli

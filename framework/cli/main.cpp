@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);
     if (command == "plot") return liesim::cli::plot(sub);
+    if (command == "new") return liesim::cli::new_plugin(sub);
     std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
     return 2;
   } catch (const std::exception& e) {

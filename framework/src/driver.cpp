@@ -82,6 +82,8 @@ struct RunState {
   }
   void finish() {
     result.stats.counters = model.counters();
+    result.stats.nonlinear_iters = result.stats.counters.newton_iters;
+    result.stats.nonlinear_conv_fails = result.stats.counters.newton_fails;
     result.stats.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
   }
   [[noreturn]] void fail(const std::string& why) {

@@ -39,8 +39,15 @@ constexpr ButcherTableau DORMAND_PRINCE_7_5_4{
     {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0},
     {5179.0 / 57600, 0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100, 1.0 / 40}};
 
-constexpr std::array<ButcherTableau, 6> butcher{EULER_1_1, HEUN_EULER_2_2_1, KUTTA_3_3, CLASSICAL_RK_4_4,
-                                                 BOGACKI_SHAMPINE_4_3_2, DORMAND_PRINCE_7_5_4};
+// Gauss–Legendre collocation [Butcher 1964; Hairer–Lubich–Wanner II.1.3]: the implicit midpoint
+// rule (1 stage, order 2) and the 2-stage order-4 method; symplectic, preserve quadratic invariants.
+constexpr double sqrt3_6 = 0.28867513459481288225457439025097873;  // sqrt(3)/6
+constexpr ButcherTableau GAUSS_1_2{"GAUSS_1_2", 1, 2, 0, {0.5}, {{0.5}}, {1}, {0}};
+constexpr ButcherTableau GAUSS_2_4{"GAUSS_2_4", 2, 4, 0, {0.5 - sqrt3_6, 0.5 + sqrt3_6},
+                                   {{0.25, 0.25 - sqrt3_6}, {0.25 + sqrt3_6, 0.25}}, {0.5, 0.5}, {0}};
+
+constexpr std::array<ButcherTableau, 8> butcher{EULER_1_1, HEUN_EULER_2_2_1, KUTTA_3_3, CLASSICAL_RK_4_4,
+                                                 BOGACKI_SHAMPINE_4_3_2, DORMAND_PRINCE_7_5_4, GAUSS_1_2, GAUSS_2_4};
 
 // Casas–Owren RKMK4 with two commutators [BIT 43 (2003); thesis §2.2.2]: stage 3 argument
 // ½K2 − (1/8)[K1, K2]; update (1/6)(K1 + 2K2 + 2K3 + K4 − ½[K1, K4]).
@@ -86,6 +93,13 @@ constexpr std::array<CommutatorFreeScheme, 5> commutator_free{CF4_4_4, CF_A_3_3_
                                                               CROUCH_GROSSMAN_3_3};
 
 }  // namespace
+
+bool is_explicit(const ButcherTableau& t) {
+  for (int i = 0; i < t.stages; ++i)
+    for (int j = i; j < t.stages; ++j)
+      if (t.A[i][j] != 0.0) return false;
+  return true;
+}
 
 std::span<const ButcherTableau> butcher_tableaux() { return butcher; }
 

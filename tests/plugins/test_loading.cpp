@@ -21,9 +21,14 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 TEST_CASE("broken plugins are reported and the good one still loads") {
   Registry r;
   r.load_directories({LIESIM_TEST_BROKEN_DIR});
-  REQUIRE(r.plugins().size() == 1);
-  CHECK(r.plugins()[0].name == "test_good");
-  CHECK(r.plugins()[0].version == "1.2.3");
+  // test_good and test_abi_minor_older load; the other six files fail.
+  REQUIRE(r.plugins().size() == 2);
+  const auto loaded = [&](const std::string& name) {
+    return std::find_if(r.plugins().begin(), r.plugins().end(), [&](const LoadedPlugin& p) { return p.name == name; });
+  };
+  REQUIRE(loaded("test_good") != r.plugins().end());
+  CHECK(loaded("test_good")->version == "1.2.3");
+  CHECK(loaded("test_abi_minor_older") != r.plugins().end());
   CHECK(r.failures().size() == 6);
 
   SUBCASE("not a shared library") {
@@ -40,7 +45,7 @@ TEST_CASE("broken plugins are reported and the good one still loads") {
     const auto* f = failure_of(r, "test_abi_major.so");
     REQUIRE(f);
     CHECK(f->name == "test_abi_major");
-    CHECK(contains(f->reason, "ABI 99.0"));
+    CHECK(contains(f->reason, fmt::format("ABI 99.{}", LIESIM_ABI_MINOR)));  // the plugin keeps the header's minor
     CHECK(contains(f->reason, fmt::format("ABI {}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR)));
   }
   SUBCASE("a plugin needing a newer ABI minor is refused") {
@@ -78,6 +83,27 @@ TEST_CASE("broken plugins are reported and the good one still loads") {
       CHECK(contains(e.what(), "failed to load"));
     }
   }
+}
+
+TEST_CASE("a plugin built for a lower ABI minor (same major) loads and runs") {
+  static_assert(LIESIM_ABI_MINOR >= 1, "the host's ABI minor must be above the test plugin's 0");
+  Registry r;
+  r.load_directories({LIESIM_TEST_BROKEN_DIR, LIESIM_TEST_PLUGIN_DIR});
+  CHECK(failure_of(r, "test_abi_minor_older.so") == nullptr);
+  const LoadedPlugin& p = r.model("test_abi_minor_older");
+  CHECK(p.version == "0.0.1");
+  CHECK(contains(p.file, "test_abi_minor_older.so"));
+  RunRequest q;
+  q.model = "test_abi_minor_older";
+  q.method = "rkmk4";
+  q.t_end = 1.0;
+  q.step = 0.1;
+  PreparedRun run = prepare_run(r, q);
+  NullObserver obs;
+  const RunResult res = execute(run, obs);
+  Eigen::VectorXd exact(3);
+  REQUIRE(run.model->exact_solution(1.0, exact) == Status::ok);
+  CHECK((res.y - exact).norm() < 1e-14);
 }
 
 TEST_CASE("the good test plugin runs under the shipped integrators and matches its exact solution") {

@@ -81,9 +81,6 @@ class Model {
   /// The exact solution at time t (only where has_exact_solution()).
   virtual Status exact_solution(double t, Vec y) const noexcept { (void)t; (void)y; return Status::fatal; }
 
-  /// The model's differential-algebraic formulation, or nullptr where it has none.
-  virtual DaeFormulation* dae() noexcept { return nullptr; }
-
   /// Message of the last non-ok status returned by a hook.
   const std::string& last_error() const noexcept { return last_error_; }
   /// Evaluation counters of this instance.
@@ -114,6 +111,11 @@ class Model {
  public:
   /// Allocate the model's workspaces (called by the kernel before a run; never per step).
   virtual void prepare() { scratch_.resize(space_->algebra_dim()); }
+
+  // ABI 1.1 additions: appended after every virtual function of ABI 1.0 (see docs/design.md).
+
+  /// The model's differential-algebraic formulation, or nullptr where it has none (ABI 1.1).
+  virtual DaeFormulation* dae() noexcept { return nullptr; }
 
  private:
   std::unique_ptr<HomogeneousSpace> space_;

@@ -12,6 +12,8 @@ struct Counters {
   std::int64_t dexpinv_calls = 0;   ///< dexpinv evaluations
   std::int64_t brackets = 0;        ///< Lie brackets
   std::int64_t projections = 0;     ///< projections onto the manifold
+  std::int64_t newton_iters = 0;    ///< Newton iterations of implicit kernel-driven methods
+  std::int64_t newton_fails = 0;    ///< Newton convergence failures of implicit kernel-driven methods
 };
 
 /// Statistics of one run, reported in the summary under "stats".

@@ -11,7 +11,7 @@ inline constexpr int max_stages = 8;
 /// Largest number of exponentials per stage of a commutator-free scheme.
 inline constexpr int max_exponentials = 3;
 
-/// An explicit Runge–Kutta method (c, A, b) with optional embedded weights b_hat
+/// A Runge–Kutta method (c, A, b), explicit or implicit, with optional embedded weights b_hat
 /// (ARKODE naming: NAME_stages_order_embeddedorder).
 struct ButcherTableau {
   std::string_view name;     ///< e.g. "DORMAND_PRINCE_7_5_4"
@@ -19,7 +19,7 @@ struct ButcherTableau {
   int order;                 ///< order p of the main method
   int embedded_order;        ///< order of b_hat, 0 if none
   double c[max_stages];      ///< nodes
-  double A[max_stages][max_stages];  ///< strictly lower triangular coefficients
+  double A[max_stages][max_stages];  ///< coefficients (strictly lower triangular for explicit methods)
   double b[max_stages];      ///< main weights
   double b_hat[max_stages];  ///< embedded weights (all 0 if none)
 };
@@ -61,7 +61,9 @@ struct CommutatorFreeScheme {
   ExponentialProduct embedded;           ///< count 0 if none
 };
 
-/// All shipped Butcher tableaux.
+/// Whether a tableau is explicit (A strictly lower triangular).
+bool is_explicit(const ButcherTableau& t);
+/// All shipped Butcher tableaux (explicit and implicit).
 std::span<const ButcherTableau> butcher_tableaux();
 /// All shipped commutator-free schemes.
 std::span<const CommutatorFreeScheme> commutator_free_schemes();

@@ -1,0 +1,95 @@
+// Newton solve of the implicit stage equations; workspaces allocated once in init().
+#include "implicit_stepper.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace liesim::implicit_rk {
+
+ImplicitRkStepper::ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters)
+    : tab_(tableau), lie_(lie_group), tol_(newton_tol), max_iters_(max_iters) {}
+
+Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
+  try {
+    model_ = &model;
+    m_ = lie_ ? model.space().algebra_dim() : model.size();
+    const int N = tab_.stages * m_;
+    K_.setZero(N);
+    G_.setZero(N);
+    Gp_.setZero(N);
+    Kp_.setZero(N);
+    dK_.setZero(N);
+    J_.setZero(N, N);
+    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(N);
+    u_.setZero(m_);
+    f_.setZero(m_);
+    k_.setZero(m_);
+    Y_.setZero(model.size());
+    return Status::ok;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return Status::fatal;
+  }
+}
+
+Status ImplicitRkStepper::residual(double t, double h, ConstVec y, ConstVec K, Vec G) noexcept {
+  const HomogeneousSpace& space = model_->space();
+  Status s = Status::ok;
+  for (int i = 0; i < tab_.stages; ++i) {
+    u_.setZero();
+    for (int j = 0; j < tab_.stages; ++j)
+      if (tab_.A[i][j] != 0.0) u_.noalias() += (h * tab_.A[i][j]) * K.segment(j * m_, m_);
+    const double ti = t + tab_.c[i] * h;
+    if (lie_) {
+      if ((s = space.act_exp(u_, y, Y_)) != Status::ok) return s;
+      if ((s = model_->generator(ti, Y_, f_)) != Status::ok) return s;
+      if ((s = space.dexpinv(u_, f_, k_)) != Status::ok) return s;
+    } else {
+      Y_ = y + u_;
+      if ((s = model_->vector_field(ti, Y_, k_)) != Status::ok) return s;
+    }
+    G.segment(i * m_, m_) = K.segment(i * m_, m_) - k_;
+  }
+  return Status::ok;
+}
+
+Status ImplicitRkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec) noexcept {
+  Status s = Status::ok;
+  // Initial guess: every stage derivative equal to the one at y_n.
+  if (lie_) s = model_->generator(t, y, f_);
+  else s = model_->vector_field(t, y, f_);
+  if (s != Status::ok) return s;
+  for (int i = 0; i < tab_.stages; ++i) K_.segment(i * m_, m_) = f_;
+  const int N = tab_.stages * m_;
+  const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+  Counters& counters = model_->counters();
+  bool converged = false;
+  for (int iter = 0; iter < max_iters_ && !converged; ++iter) {
+    ++counters.newton_iters;
+    if ((s = residual(t, h, y, K_, G_)) != Status::ok) return s;
+    for (int c = 0; c < N; ++c) {
+      const double delta = sqrt_eps * std::max(1.0, std::abs(K_[c]));
+      Kp_ = K_;
+      Kp_[c] += delta;
+      if ((s = residual(t, h, y, Kp_, Gp_)) != Status::ok) return s;
+      J_.col(c) = (Gp_ - G_) / delta;
+    }
+    lu_.compute(J_);
+    dK_ = lu_.solve(G_);
+    if (!dK_.allFinite()) break;
+    K_ -= dK_;
+    converged = dK_.norm() <= tol_ * (1.0 + K_.norm());
+  }
+  if (!converged) {
+    ++counters.newton_fails;
+    error_ = "Newton's method did not converge on the implicit stage equations; reduce the step size";
+    return Status::recoverable;
+  }
+  u_.setZero();
+  for (int i = 0; i < tab_.stages; ++i) u_.noalias() += (h * tab_.b[i]) * K_.segment(i * m_, m_);
+  if (lie_) return model_->space().act_exp(u_, y, y_new);
+  y_new = y + u_;
+  return Status::ok;
+}
+
+}  // namespace liesim::implicit_rk

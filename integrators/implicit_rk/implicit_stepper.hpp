@@ -1,0 +1,41 @@
+// Implicit Runge–Kutta steps, classical (in R^n) or Munthe-Kaas (in the Lie algebra), solved by
+// Newton's method with a finite-difference Jacobian of the stage equations.
+#pragma once
+#include <liesim/integrator.hpp>
+#include <liesim/tableau.hpp>
+
+#include <Eigen/LU>
+
+namespace liesim::implicit_rk {
+
+/// Implicit RK stepper for any (implicit) Butcher tableau.
+///
+/// Classical: K_i = F(t + c_i h, y_n + h sum_j a_ij K_j), y_{n+1} = y_n + h sum_i b_i K_i.
+/// Lie group (implicit RKMK [Munthe-Kaas 1999]): u_i = h sum_j a_ij K_j,
+/// K_i = dexpinv_{u_i}(f(t + c_i h, exp(u_i) . y_n)), y_{n+1} = exp(h sum_i b_i K_i) . y_n.
+/// The stage equations G(K) = K - Phi(K) = 0 (s m unknowns, m = n or d) are solved by Newton's
+/// method; the Jacobian is a forward-difference approximation, recomputed every iteration.
+class ImplicitRkStepper final : public Stepper {
+ public:
+  ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters);
+  Status init(Model& model, std::string& error) noexcept override;
+  ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
+  Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+  std::string last_error() const override { return error_; }
+
+ private:
+  Status residual(double t, double h, ConstVec y, ConstVec K, Vec G) noexcept;
+
+  const ButcherTableau& tab_;
+  bool lie_;
+  double tol_;
+  int max_iters_;
+  Model* model_ = nullptr;
+  int m_ = 0;  // unknowns per stage
+  Eigen::VectorXd K_, G_, Gp_, Kp_, dK_, u_, f_, Y_, k_;
+  Eigen::MatrixXd J_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  std::string error_;
+};
+
+}  // namespace liesim::implicit_rk
