@@ -16,6 +16,7 @@ constexpr const char* usage = R"(usage:
              [--steps FILE.csv] [--outputs N]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume]
   liesim plot DIR                        redraw the plots of a study
+  liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
 global options (before or after the command):
   --plugin-path DIR    also load plugins from DIR (repeatable; LIESIM_PLUGIN_PATH is colon-separated)
   --help               this text
