@@ -2,6 +2,7 @@
 // (canonical on T*SO(3), Lie–Poisson on se(3)*, quadratic Hamiltonian on T*(SO(3) x R^3)).
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/manifold_checks.hpp>
 #include <liesim/plugin.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -166,9 +167,7 @@ class HeavyTop final : public Model {
 
   std::string check_state(ConstVec y) const override {
     if (f_ == Formulation::lie_poisson) return {};
-    const double d = orthogonality_defect(Eigen::Map<const RowMajor3>(y.data()));
-    if (d > 1e-12) return fmt::format("||Q^T Q - I||_F = {:.3g} but Q must be a rotation within 1e-12", d);
-    return {};
+    return rotation_violation(Eigen::Map<const RowMajor3>(y.data()), "Q");
   }
 
  private:

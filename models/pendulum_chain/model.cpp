@@ -4,6 +4,7 @@
 
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/manifold_checks.hpp>
 #include <liesim/plugin.hpp>
 
 #include <fmt/format.h>
@@ -76,12 +77,8 @@ class PendulumChain final : public Model {
   /// "" when every |q_i| = 1 and q_i . w_i = 0 within 1e-12 (relative to |w_i| for tangency).
   static std::string check_chain_state(ConstVec y) {
     for (Eigen::Index i = 0; 6 * i < y.size(); ++i) {
-      const Eigen::Vector3d q = y.segment<3>(6 * i), w = y.segment<3>(6 * i + 3);
-      if (std::abs(q.norm() - 1.0) > 1e-12)
-        return fmt::format("|q{}| = {:.17g} but must be 1 within 1e-12 (q{} lies on the unit sphere)", i + 1, q.norm(), i + 1);
-      if (std::abs(q.dot(w)) > 1e-12 * std::max(1.0, w.norm()))
-        return fmt::format("q{} . w{} = {:.3g} but must be 0 within 1e-12 relative (w{} is tangent to the sphere at q{})",
-                           i + 1, i + 1, q.dot(w), i + 1, i + 1);
+      std::string off = tangent_sphere_violation(y.segment<3>(6 * i), y.segment<3>(6 * i + 3), static_cast<int>(i + 1));
+      if (!off.empty()) return off;
     }
     return {};
   }

@@ -2,6 +2,7 @@
 // TR^3 x (TSO(3))^2 x (TS^2)^2 under R^6 x (SO(3) x R^3)^2 x SE(3)^2 (seed 002 §6; thesis §2.6).
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/manifold_checks.hpp>
 #include <liesim/plugin.hpp>
 
 #include <Eigen/Dense>
@@ -134,17 +135,9 @@ class QuadrotorLoad final : public Model {
   /// within 1e-12 (relative to |w_i| for tangency); else a message naming the violation.
   static std::string check_quadrotor_state(ConstVec y) {
     for (int i = 0; i < 2; ++i) {
-      const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data() + R_at[i]);
-      const double off = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
-      if (off > 1e-12 || !(R.determinant() > 0))
-        return fmt::format("R{} is not a rotation: ||R^T R - I||_F = {:.3g} (must be <= 1e-12), det = {:.17g}", i + 1, off,
-                           R.determinant());
-      const V3 q = y.segment<3>(Q_at[i]), w = y.segment<3>(W_at[i]);
-      if (std::abs(q.norm() - 1.0) > 1e-12)
-        return fmt::format("|q{}| = {:.17g} but must be 1 within 1e-12 (q{} lies on the unit sphere)", i + 1, q.norm(), i + 1);
-      if (std::abs(q.dot(w)) > 1e-12 * std::max(1.0, w.norm()))
-        return fmt::format("q{} . w{} = {:.3g} but must be 0 within 1e-12 relative (w{} is tangent to the sphere at q{})",
-                           i + 1, i + 1, q.dot(w), i + 1, i + 1);
+      std::string off = rotation_violation(Eigen::Map<const RowMajor3>(y.data() + R_at[i]), fmt::format("R{}", i + 1));
+      if (off.empty()) off = tangent_sphere_violation(y.segment<3>(Q_at[i]), y.segment<3>(W_at[i]), i + 1);
+      if (!off.empty()) return off;
     }
     return {};
   }

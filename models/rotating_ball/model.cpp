@@ -5,6 +5,7 @@
 
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/manifold_checks.hpp>
 #include <liesim/plugin.hpp>
 
 #include <fmt/format.h>
@@ -85,12 +86,7 @@ class RotatingBall final : public Model {
   }
 
   std::string check_state(ConstVec y) const override {
-    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());
-    const double off = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
-    if (off > 1e-12 || !(R.determinant() > 0))
-      return fmt::format("R is not a rotation: ||R^T R - I||_F = {:.3g} (must be <= 1e-12) and det R = {:.17g} (must be 1)",
-                         off, R.determinant());
-    return {};
+    return rotation_violation(Eigen::Map<const RowMajor3>(y.data()), "R");
   }
 
   /// w0_perp = 0 (while the angle stays below pi - pi_margin, guaranteed by E0 < 1/2 k (pi - pi_margin)^2), or k = 0.

@@ -1,4 +1,6 @@
 // End-to-end tests of the `liesim` command: list, describe, run, errors and output files.
+#include <support/command.hpp>
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -13,20 +15,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+using liesim::test::Result;
 
-Result liesim(const std::string& args) {
-  const std::string cmd = std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim " + args + " 2>&1";
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+Result run_liesim(const std::string& args) {
+  return liesim::test::sh(std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim " + args);
 }
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
@@ -47,10 +39,10 @@ fs::path temp_dir() {
 }  // namespace
 
 TEST_CASE("list shows models and methods, and as JSON") {
-  const auto r = liesim("list");
+  const auto r = run_liesim("list");
   CHECK(r.code == 0);
   for (const char* name : {"pendulum_chain", "rigid_body", "lie_euler", "rkmk4", "rk4", "rkmk45"}) CHECK(has(r.out, name));
-  const auto j = liesim("list --json");
+  const auto j = run_liesim("list --json");
   REQUIRE(j.code == 0);
   const auto doc = nlohmann::json::parse(j.out);
   CHECK(doc["models"].size() >= 2);
@@ -58,7 +50,7 @@ TEST_CASE("list shows models and methods, and as JSON") {
 }
 
 TEST_CASE("list with broken plugins shows the failures after the plugins and exits 0") {
-  const auto r = liesim(std::string("list --plugin-path ") + LIESIM_TEST_BINARY_DIR + "/test_plugins");
+  const auto r = run_liesim(std::string("list --plugin-path ") + LIESIM_TEST_BINARY_DIR + "/test_plugins");
   CHECK(r.code == 0);
   const auto loaded = r.out.find("test_good");
   const auto failed = r.out.find("plugins that failed to load");
@@ -67,7 +59,7 @@ TEST_CASE("list with broken plugins shows the failures after the plugins and exi
   CHECK(loaded < failed);
   CHECK(has(r.out, "test_no_entry.so: no entry point"));
   CHECK(has(r.out, "test_factory_throws.so: factory failed"));
-  const auto run = liesim(std::string("run --plugin-path ") + LIESIM_TEST_BINARY_DIR +
+  const auto run = run_liesim(std::string("run --plugin-path ") + LIESIM_TEST_BINARY_DIR +
                           "/test_plugins --model test_factory_throws --integrator rkmk4 --step 0.1");
   CHECK(run.code != 0);
   CHECK(has(run.out, "test_factory_throws.so"));
@@ -75,12 +67,12 @@ TEST_CASE("list with broken plugins shows the failures after the plugins and exi
 }
 
 TEST_CASE("describe prints a model's conventions and a method's options") {
-  const auto m = liesim("describe pendulum_chain");
+  const auto m = run_liesim("describe pendulum_chain");
   CHECK(m.code == 0);
   for (const char* part : {"SPACE", "GROUP", "ACTION", "GENERATOR", "EMBEDDING", "INVARIANTS", "PARAMETERS", "SOURCE",
                            "rotation first", "q1_x", "q1_dot_w1", "chain_length"})
     CHECK(has(m.out, part));
-  const auto a = liesim("describe rkmk45 --json");
+  const auto a = run_liesim("describe rkmk45 --json");
   REQUIRE(a.code == 0);
   const auto doc = nlohmann::json::parse(a.out);
   CHECK(doc["order"] == 5);
@@ -88,14 +80,14 @@ TEST_CASE("describe prints a model's conventions and a method's options") {
   bool theta = false;
   for (const auto& o : doc["step_control_options"]) theta = theta || o["name"] == "theta";
   CHECK(theta);
-  const auto u = liesim("describe nothing_like_this");
+  const auto u = run_liesim("describe nothing_like_this");
   CHECK(u.code != 0);
   CHECK(has(u.out, "unknown integrator 'nothing_like_this'"));
 }
 
 TEST_CASE("run writes the CSV time series and the JSON summary") {
   const fs::path d = temp_dir();
-  const auto r = liesim("run --model pendulum_chain --integrator rkmk4 --t-end 1 --step 0.01 --output " +
+  const auto r = run_liesim("run --model pendulum_chain --integrator rkmk4 --t-end 1 --step 0.01 --output " +
                         (d / "out.csv").string() + " --summary " + (d / "sum.json").string());
   REQUIRE(r.code == 0);
   const auto rows = lines(d / "out.csv");
@@ -127,7 +119,7 @@ TEST_CASE("run writes the CSV time series and the JSON summary") {
 
 TEST_CASE("adaptive runs write the step log") {
   const fs::path d = temp_dir();
-  const auto r = liesim("run --model pendulum_chain --integrator rkmk45 --t-end 3 --atol 1e-6 --option error_norm=l2 --steps " +
+  const auto r = run_liesim("run --model pendulum_chain --integrator rkmk45 --t-end 3 --atol 1e-6 --option error_norm=l2 --steps " +
                         (d / "steps.csv").string() + " --summary " + (d / "s.json").string());
   REQUIRE(r.code == 0);
   const auto rows = lines(d / "steps.csv");
@@ -163,7 +155,7 @@ TEST_CASE("bad input gets a clear error and a non-zero exit") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.args);
-    const auto r = liesim(c.args);
+    const auto r = run_liesim(c.args);
     CHECK(r.code != 0);
     CHECK(has(r.out, c.message));
     CAPTURE(r.out);
@@ -172,7 +164,7 @@ TEST_CASE("bad input gets a clear error and a non-zero exit") {
 
 TEST_CASE("a run that blows up stops with a clear error and keeps the rows written so far") {
   const fs::path d = temp_dir();
-  const auto r = liesim("run --model pendulum_chain --integrator euler --t-end 100 --step 0.5 --param g=1e300 --output " +
+  const auto r = run_liesim("run --model pendulum_chain --integrator euler --t-end 100 --step 0.5 --param g=1e300 --output " +
                         (d / "out.csv").string() + " --summary " + (d / "s.json").string());
   CHECK(r.code != 0);
   CHECK(has(r.out, "non-finite state"));

@@ -2,6 +2,8 @@
 // build the plugin templates out of tree against that prefix only (find_package(liesim)), load them
 // into the installed, unmodified `liesim` through LIESIM_PLUGIN_PATH and check the numbers; then
 // `liesim new model foo`, build that folder and load it.
+#include <support/command.hpp>
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -19,10 +21,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+using liesim::test::Result;
+using liesim::test::sh;
 
 std::string quote(const fs::path& p) {
   std::string s(1, '\'');
@@ -31,16 +31,6 @@ std::string quote(const fs::path& p) {
   return s;
 }
 
-/// Run a shell command (stdout and stderr captured).
-Result sh(const std::string& cmd) {
-  std::FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 /// Run and require success, showing the command and its output otherwise.
 std::string must(const std::string& cmd) {
