@@ -10,4 +10,13 @@ long allocations();
 void start_counting_allocations();
 /// Stop counting.
 void stop_counting_allocations();
+
+/// Allocations made while `f()` runs.
+template <class F>
+long allocations_during(F&& f) {
+  start_counting_allocations();
+  f();
+  stop_counting_allocations();
+  return allocations();
+}
 }  // namespace liesim::test

@@ -25,11 +25,10 @@ long allocations_of_run(const std::string& model, const std::map<std::string, st
   }
   PreparedRun p = prepare_run(test::registry(), q);
   NullObserver obs;
-  test::start_counting_allocations();
-  const RunResult r = execute(p, obs);
-  test::stop_counting_allocations();
+  RunResult r;
+  const long n = test::allocations_during([&] { r = execute(p, obs); });
   REQUIRE(r.stats.steps > 0);
-  return test::allocations();
+  return n;
 }
 }  // namespace
 

@@ -590,11 +590,10 @@ TEST_CASE("heavy_top: no heap allocation per step, every kernel method, every fo
           }
           PreparedRun prepared = prepare_run(registry(), q);
           NullObserver obs;
-          test::start_counting_allocations();
-          const RunResult r = execute(prepared, obs);
-          test::stop_counting_allocations();
+          RunResult r;
+          const long n = test::allocations_during([&] { r = execute(prepared, obs); });
           REQUIRE(r.stats.steps > 0);
-          return test::allocations();
+          return n;
         };
         CHECK(allocations_of(0.08) == allocations_of(0.02));
       }
