@@ -215,6 +215,9 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       fmt::print("  {:<16} {: .17g} {: .17g} {:.3e}\n", monitor.info()[k].name, monitor.initial()[i], monitor.current()[i],
                  monitor.max_abs_drift()[i]);
     }
+    Eigen::VectorXd exact(prepared.model->size());
+    if (prepared.model->has_exact_solution() && prepared.model->exact_solution(result.t, exact) == Status::ok)
+      fmt::print("error against the exact solution at t = {}: {:.3e}\n", result.t, (result.y - exact).norm());
   }
   if (!error.empty()) {
     std::cerr << "liesim: error: " << error << "\n";

@@ -61,6 +61,10 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
                                       {"max_abs_drift", number(inv.max_abs_drift()[i])}};
   }
   j["invariants"] = invariants;
+  if (run.model->has_exact_solution()) {
+    Eigen::VectorXd exact(run.model->size());
+    if (run.model->exact_solution(r.t, exact) == Status::ok) j["exact_error"] = number((r.y - exact).norm());
+  }
   j["wall_time_s"] = s.wall_time_s;
   j["plugins"] = {{"model", {{"name", run.model_plugin->name}, {"version", run.model_plugin->version}, {"file", run.model_plugin->file}}},
                   {"integrator", {{"name", run.integrator_plugin->name}, {"version", run.integrator_plugin->version}, {"file", run.integrator_plugin->file}}}};

@@ -176,3 +176,17 @@ TEST_CASE("a run that blows up stops with a clear error and keeps the rows writt
   CHECK(has(j["error"].get<std::string>(), "non-finite"));
   fs::remove_all(d);
 }
+
+TEST_CASE("a model with an exact solution reports the error against it") {
+  const fs::path d = temp_dir();
+  const auto r = run_liesim("run --model oscillator --integrator rk4 --t-end 10 --step 0.1 --summary " + (d / "s.json").string());
+  REQUIRE(r.code == 0);
+  std::ifstream in(d / "s.json");
+  const auto j = nlohmann::json::parse(in);
+  REQUIRE(j.contains("exact_error"));
+  CHECK(j["exact_error"].get<double>() > 1e-8);  // RK4's error with h = 0.1, measured 4.2e-6
+  CHECK(j["exact_error"].get<double>() < 1e-5);
+  const auto text = run_liesim("run --model oscillator --integrator rk4 --t-end 10 --step 0.1");
+  CHECK(has(text.out, "error against the exact solution at t = 10"));
+  fs::remove_all(d);
+}

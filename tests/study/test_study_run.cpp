@@ -144,3 +144,49 @@ TEST_CASE("an interrupted study resumes and ends with the same results") {
   CHECK(report.find(std::to_string(before) + " taken from an interrupted earlier execution") != std::string::npos);
   fs::remove_all(d);
 }
+
+TEST_CASE("the exact solution as the reference: convergence of rk4 and rkmk4 on the oscillator and the ball") {
+  const fs::path d = fresh_dir("exact");
+  const fs::path f = write_study(d, R"(name = "exact"
+[reference]
+integrator = "exact"
+[[case]]
+name = "osc"
+model = "oscillator"
+t_end = 5.0
+parameters = { d = 0.3, k = 4 }
+[[case]]
+name = "ball"
+model = "rotating_ball"
+t_end = 5.0
+parameters = { d = 0.3, k = 4 }
+[[runs]]
+integrators = ["rk4", "rkmk4"]
+steps = [0.1, 0.05, 0.025, 0.0125]
+)");
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "out").string()) == 0);
+  const auto orders = liesim::test::read_table(d / "out" / "orders.csv");
+  int fitted = 0;
+  for (const auto& row : orders.rows) {
+    const std::string method = row[orders.column("integrator")], c = row[orders.column("case")];
+    CAPTURE(c);
+    CAPTURE(method);
+    REQUIRE_FALSE(row[orders.column("observed_order")].empty());
+    CHECK(std::abs(std::stod(row[orders.column("observed_order")]) - 4.0) < 0.2);
+    ++fitted;
+  }
+  CHECK(fitted == 4);
+  // A model without an exact solution is refused before anything runs.
+  const fs::path g = write_study(d, R"(name = "noexact"
+[reference]
+integrator = "exact"
+[[case]]
+name = "p"
+model = "pendulum_chain"
+[[runs]]
+integrators = ["rk4"]
+steps = [0.1]
+)");
+  CHECK(run("study " + g.string() + " --out " + (d / "no").string()) != 0);
+  fs::remove_all(d);
+}

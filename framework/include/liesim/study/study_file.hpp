@@ -8,7 +8,7 @@ namespace liesim::study {
 
 /// How the reference solution of every case is computed.
 struct ReferenceSpec {
-  std::string integrator = "rkmk45";  ///< default: adaptive RKMK(5,4)
+  std::string integrator = "rkmk45";  ///< default: adaptive RKMK(5,4); "exact": the model's exact solution
   double step = 0.0;                  ///< > 0: fixed step instead of tolerances
   double rtol = 1e-12;                ///< default tight tolerances
   double atol = 1e-12;
