@@ -8,6 +8,7 @@
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -118,7 +119,16 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
     fmt::print("\nconventions:\n{}\n", p.model->conventions());
     return 0;
   }
-  const auto [family, info] = registry.method(name);  // throws with the list of known names
+  std::pair<const LoadedPlugin*, MethodInfo> found;
+  try {
+    found = registry.method(name);
+  } catch (const Error& e) {
+    std::vector<std::string> models;
+    for (const auto& p : registry.plugins())
+      if (p.model) models.push_back(p.name);
+    throw Error(fmt::format("'{}' is neither a model nor an integrator method; models: {}; {}", name, fmt::join(models, ", "), e.what()));
+  }
+  const auto& [family, info] = found;
   const auto options = family->integrator->options(name);
   const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options();
   if (as_json) {
@@ -157,7 +167,8 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "outputs", po::value(&req.solver_outputs)->default_value(100), "output times of self-controlled solvers");
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    // No positional arguments: a stray word (e.g. a forgotten --param) is an error, not ignored.
+    po::store(po::command_line_parser(args).options(desc).positional(po::positional_options_description{}).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw Error(fmt::format("run: {} (see `liesim --help`)", e.what()));
@@ -190,16 +201,29 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   if (!summary.empty()) summary_file.reset(open_for_writing(summary, "summary JSON"));
 
   RunResult result;
+  result.t = prepared.spec.t0;
+  result.y = prepared.y0;
   std::string error;
   try {
     result = execute(prepared, observers);
   } catch (const RunFailure& f) {
     result = f.partial;
     error = f.what();
+  } catch (const Error& e) {
+    // The method refused the model or its settings before the first step.
+    error = e.what();
+  }
+  if (csv && !csv->ok()) {
+    std::cerr << "liesim: error: writing the output CSV '" << output << "' failed (disk full or not writable)\n";
+    if (error.empty()) error = "writing the output CSV failed";
   }
   if (summary_file) {
     const std::string text = run_summary_json(prepared, result, monitor, error);
-    std::fwrite(text.data(), 1, text.size(), summary_file.get());
+    const bool written = std::fwrite(text.data(), 1, text.size(), summary_file.get()) == text.size();
+    if (!written || std::fclose(summary_file.release()) != 0) {
+      std::cerr << "liesim: error: writing the summary '" << summary << "' failed (disk full or not writable)\n";
+      return 1;
+    }
   } else {
     fmt::print("model {} with {}: t = {} reached in {} steps ({} rejected), {:.3g} s\n", prepared.model_plugin->name,
                prepared.method.name, result.t, result.stats.steps, result.stats.rejected_steps, result.stats.wall_time_s);

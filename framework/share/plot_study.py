@@ -146,15 +146,33 @@ def sweeps(out, rows):
     """Cases expanded from one swept case: error and steps against the swept parameter."""
     bases = {}
     for r in rows:
-        m = re.fullmatch(r"(.*)\[(\w+)=([^\],]+)\]", r["case"])
-        if m:
-            bases.setdefault((m.group(1), m.group(2)), []).append((num(m.group(3)), r))
+        m = re.fullmatch(r"(.*)\[(.*)\]", r["case"])
+        if not m:
+            continue
+        pairs = [p.split("=", 1) for p in m.group(2).split(",")]
+        if any(len(p) != 2 for p in pairs):
+            continue
+        # One plot per swept key, the other swept values fixed (part of the base name).
+        for k, (key, value) in enumerate(pairs):
+            rest = ",".join(f"{a}={b}" for j, (a, b) in enumerate(pairs) if j != k)
+            base = m.group(1) + (f"[{rest}]" if rest else "")
+            bases.setdefault((base, key), []).append((num(value), r))
     for (base, key), items in bases.items():
+        if len({x for x, _ in items}) < 2:
+            continue
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
         series = {}
+        # One line per method and setting; a matched constant step (match_steps_of) counts as one
+        # setting although h differs from case to case.
+        def key(r):
+            return "matched" if "|match|" in r["run_id"] else setting(r)
+        settings_of = {}
+        for _, r in items:
+            settings_of.setdefault(label(r), set()).add(key(r))
         for x, r in items:
             if r["status"] == "ok":
-                series.setdefault(label(r), []).append((x, num(r["error_final"]), int(r["steps"])))
+                name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {setting(r)}"
+                series.setdefault(name, []).append((x, num(r["error_final"]), int(r["steps"])))
         for name, pts in sorted(series.items()):
             pts.sort()
             axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=4)
@@ -166,7 +184,7 @@ def sweeps(out, rows):
             ax.grid(True, which="both", alpha=0.3)
         axes[0].legend(fontsize=7)
         fig.suptitle(f"{base}: sweep over {key}")
-        save(fig, out, "sweep", base)
+        save(fig, out, "sweep", f"{base}_{key}" if "[" in base else base)
 
 
 def main():

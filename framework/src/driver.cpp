@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 
 namespace liesim {
 
@@ -80,10 +81,14 @@ struct RunState {
     result.y = y0;
     result.t = t0;
   }
+  /// Hook run before the result is final (self-controlled solvers add their statistics).
+  std::function<void(Stats&)> before_finish;
   void finish() {
     result.stats.counters = model.counters();
+    // Newton iterations of kernel-driven implicit methods; solvers add theirs in before_finish.
     result.stats.nonlinear_iters = result.stats.counters.newton_iters;
     result.stats.nonlinear_conv_fails = result.stats.counters.newton_fails;
+    if (before_finish) before_finish(result.stats);
     result.stats.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
   }
   [[noreturn]] void fail(const std::string& why) {
@@ -137,7 +142,13 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   const double T = spec.t_end;
   if (!adaptive) {
     const double span = T - spec.t0;
-    const long steps = std::max(1L, static_cast<long>(std::ceil(span / spec.step * (1 - 1e-12))));
+    const double count = std::ceil(span / spec.step * (1 - 1e-12));
+    if (spec.step > span * (1 + 1e-12))
+      throw Error(fmt::format("the step size {} is larger than the time span {}: choose --step <= t_end - t0", spec.step, span));
+    if (count > static_cast<double>(spec.control.max_steps))
+      throw Error(fmt::format("{:.3g} fixed steps of h = {} exceed max_steps = {}: choose a larger step or raise the option max_steps",
+                              count, spec.step, spec.control.max_steps));
+    const long steps = std::max(1L, static_cast<long>(count));
     for (long k = 0; k < steps; ++k) {
       const double t_next = k + 1 == steps ? T : spec.t0 + static_cast<double>(k + 1) * spec.step;
       const double h = t_next - t;
@@ -174,15 +185,18 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     if (++attempts > c.max_steps)
       run.fail(fmt::format("max_steps ({}) reached at t = {} (method '{}'); raise the option max_steps or loosen the tolerance",
                            c.max_steps, t, method.name));
-    if (h < c.h_min || h <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
+    // A step clipped to reach t_end may be shorter than h_min; any other step may not.
+    if ((h < c.h_min && h < T - t) || h <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
       run.fail(fmt::format("step size {} fell below {} at t = {} (method '{}'); the problem may be stiff or the tolerance too tight",
                            h, c.h_min > 0 ? "h_min = " + fmt::format("{}", c.h_min) : std::string("round-off level"), t, method.name));
+    // A step that would leave only a round-off sliver before t_end goes all the way.
+    if (T - (t + h) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(T))) h = T - t;
     const bool last = h >= T - t;
     const Status s = stepper.step(t, h, y, y_new, err);
     if (s == Status::fatal)
       run.fail(fmt::format("method '{}' failed at t = {} with h = {}: {}", method.name, t, h,
                            describe_status(s, step_failure_detail(model, stepper))));
-    double e = 0.0;
+    double e = std::numeric_limits<double>::quiet_NaN();  // stays NaN when the model refused the step
     bool accepted = false;
     double factor = 0.25;  // after a recoverable failure of the model: retry with a quarter of h
     if (s == Status::ok) {
@@ -228,19 +242,16 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   observer.on_output(spec.t0, y0);
   const int outputs = std::max(1, spec.solver_outputs);
   Eigen::VectorXd y_out(n);
+  run.before_finish = [&](Stats& stats) { solver.add_stats(stats); };
   for (int k = 1; k <= outputs; ++k) {
     const double t_out = k == outputs ? spec.t_end : spec.t0 + (spec.t_end - spec.t0) * k / outputs;
-    if (solver.advance(t_out, y_out) != Status::ok) {
-      solver.add_stats(run.result.stats);
-      run.fail(solver.last_error());
-    }
+    if (solver.advance(t_out, y_out) != Status::ok) run.fail(solver.last_error());
     if (!y_out.allFinite()) run.fail(fmt::format("non-finite state at t = {}", t_out));
     run.result.y = y_out;
     run.result.t = t_out;
     observer.on_output(t_out, y_out);
   }
   run.finish();
-  solver.add_stats(run.result.stats);
   return run.result;
 }
 

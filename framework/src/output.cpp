@@ -40,7 +40,7 @@ CsvWriter::CsvWriter(const std::string& path, const Model& model)
   for (const auto& n : model.state_names()) header += "," + n;
   for (const auto& i : model.invariants()) header += "," + i.name;
   fmt::print(file_, "{}\n", header);
-  std::fflush(file_);
+  ok_ = std::fflush(file_) == 0;
 }
 
 CsvWriter::~CsvWriter() {
@@ -54,8 +54,7 @@ void CsvWriter::on_output(double t, ConstVec y) {
   model_.evaluate_invariants(y, inv_);
   for (Eigen::Index i = 0; i < inv_.size(); ++i) fmt::format_to(std::back_inserter(row), ",{:.17g}", inv_[i]);
   row.push_back('\n');
-  std::fwrite(row.data(), 1, row.size(), file_);
-  std::fflush(file_);
+  ok_ = ok_ && std::fwrite(row.data(), 1, row.size(), file_) == row.size() && std::fflush(file_) == 0;
 }
 
 StepLog::StepLog(const std::string& path) : file_(open_for_writing(path, "step log CSV")) {

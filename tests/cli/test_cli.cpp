@@ -190,3 +190,40 @@ TEST_CASE("a model with an exact solution reports the error against it") {
   CHECK(has(text.out, "error against the exact solution at t = 10"));
   fs::remove_all(d);
 }
+
+TEST_CASE("review regressions: stray words, set-up failures, unwritable outputs, step sizes") {
+  const fs::path d = temp_dir();
+  // A stray word (a forgotten --param) is an error, not silently ignored.
+  auto r = run_liesim("run --model pendulum_chain --integrator rkmk4 --step 0.1 --param N=3 chain_length=5");
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "too many positional options"));
+  // A method that refuses the model at set-up still leaves a valid summary saying why.
+  r = run_liesim("run --model rigid_body --integrator ida --atol 1e-6 --rtol 1e-6 --summary " + (d / "s.json").string());
+  CHECK(r.code != 0);
+  {
+    std::ifstream in(d / "s.json");
+    const auto j = nlohmann::json::parse(in);
+    CHECK(j["status"] == "failed");
+    CHECK(has(j["error"].get<std::string>(), "formulation=cartesian_dae"));
+  }
+  // Output that cannot be written is an error.
+  CHECK(run_liesim("run --model rigid_body --integrator rk4 --step 0.1 --summary /dev/full").code != 0);
+  CHECK(run_liesim("run --model rigid_body --integrator rk4 --step 0.1 --output /dev/full").code != 0);
+  // Step sizes: larger than the span, or so small that the count overflows, are refused.
+  r = run_liesim("run --model rigid_body --integrator rk4 --step 5 --t-end 1");
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "larger than the time span"));
+  r = run_liesim("run --model rigid_body --integrator rk4 --step 1e-300 --t-end 1");
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "exceed max_steps"));
+  // Adaptive runs end exactly at t_end: no round-off sliver, and h_min does not apply to the
+  // step clipped to reach t_end.
+  CHECK(run_liesim("run --model pendulum_chain --integrator rkmk45 --t-end 1 --atol 1e-1 --rtol 1e-1 --option h_max=0.1 --option h0=0.1").code == 0);
+  CHECK(run_liesim("run --model pendulum_chain --integrator rkmk45 --t-end 1.005 --atol 1e-1 --rtol 1e-1 --option h_min=0.01 "
+                   "--option h_max=0.1 --option h0=0.1").code == 0);
+  // describe with a typo names both kinds.
+  r = run_liesim("describe pendulum");
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "neither a model nor an integrator method"));
+  fs::remove_all(d);
+}

@@ -190,3 +190,32 @@ steps = [0.1]
   CHECK(run("study " + g.string() + " --out " + (d / "no").string()) != 0);
   fs::remove_all(d);
 }
+
+TEST_CASE("review regressions: the output folder is safe and never reaches a shell") {
+  const fs::path d = fresh_dir("safe");
+  const std::string body = R"(
+[[case]]
+name = "rb"
+model = "rigid_body"
+t_end = 1.0
+[[runs]]
+integrators = ["rkmk4"]
+steps = [0.1, 0.05, 0.025]
+)";
+  // A folder that liesim did not write is not cleaned or reused.
+  fs::create_directories(d / "mine" / "plots");
+  std::ofstream(d / "mine" / "plots" / "keep.txt") << "precious";
+  const fs::path f = write_study(d, "name = \"safe\"\n" + body);
+  CHECK(run("study " + f.string() + " --out " + (d / "mine").string()) != 0);
+  CHECK(fs::exists(d / "mine" / "plots" / "keep.txt"));
+  // An empty output is refused.
+  CHECK(run("study " + write_study(d, "name = \"e\"\noutput = \"\"\n" + body).string()) != 0);
+  // A folder name with quotes and shell syntax is a folder name, nothing else.
+  const fs::path odd = d / "it's; touch PWNED; echo '";
+  const fs::path g = write_study(d, "name = \"safe\"\n" + body);
+  REQUIRE(run("study " + g.string() + " --out \"" + odd.string() + "\"") == 0);
+  CHECK(fs::exists(odd / "plots" / "convergence_rb.png"));
+  CHECK_FALSE(fs::exists("PWNED"));
+  CHECK_FALSE(fs::exists(d / "PWNED"));
+  fs::remove_all(d);
+}

@@ -7,6 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
@@ -62,23 +67,45 @@ void write_orders(const std::string& out, const std::vector<OrderFit>& orders) {
                      std::isnan(f.observed) ? "" : fmt::format("{:.3f}", f.observed), f.h_from, f.h_to, f.points, f.note);
 }
 
+namespace {
+/// Run a program found on PATH with these arguments, stdout and stderr to `log`; its exit code
+/// (-1 if it could not be started or did not exit normally).
+int run_program(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+}  // namespace
+
 std::string draw_plots(const std::string& out) {
   std::error_code ec;
   const fs::path exe = boost::dll::program_location(ec);
   const fs::path script = exe.parent_path().parent_path() / "share" / "liesim" / "plot_study.py";
   if (!fs::exists(script)) return fmt::format("no plots: the plotting script {} is missing (reinstall liesim)", script.string());
-  // The first Python with matplotlib: python3 on PATH, else Debian's own.
+  // The first Python with matplotlib: python3 on PATH, else Debian's own. Programs are started
+  // with an argument vector (no shell), so no path is ever interpreted as a command.
   std::string python;
   for (const char* candidate : {"python3", "/usr/bin/python3"})
-    if (std::system(fmt::format("{} -c 'import matplotlib' >/dev/null 2>&1", candidate).c_str()) == 0) {
+    if (run_program({candidate, "-c", "import matplotlib"}, "/dev/null") == 0) {
       python = candidate;
       break;
     }
   if (python.empty())
     return "no plots: python3 with matplotlib is not installed (sudo apt-get install python3-matplotlib), then run `liesim plot " + out + "`";
-  const std::string cmd = fmt::format("{} '{}' '{}' 2>'{}'", python, script.string(), out, (fs::path(out) / "plot.log").string());
-  if (std::system(cmd.c_str()) != 0)
-    return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", (fs::path(out) / "plot.log").string(), out);
+  const std::string log = (fs::path(out) / "plot.log").string();
+  if (run_program({python, script.string(), out}, log) != 0)
+    return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", log, out);
   return {};
 }
 
@@ -96,7 +123,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
   for (const auto& c : cases) {
     o << fmt::format("## Case `{}`\n\n", c);
     if (auto it = result.references.find(c); it != result.references.end())
-      o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser settings): {:.2e}.\n\n", it->second.accuracy);
+      o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser tolerances, or twice the step): {:.2e}.\n\n", it->second.accuracy);
     o << "| method | step / tol | status | error at T | steps | rejected | f + F evals | exps | max invariant drift | wall time [s] |\n";
     o << "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : result.records) {

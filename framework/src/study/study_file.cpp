@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -114,6 +115,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
   if (!t.contains("name")) w.fail(c.line, "[[case]] needs a 'name'");
   if (!t.contains("model")) w.fail(c.line, "[[case]] needs a 'model'");
   c.name = get_string(w, *t.get("name"), "name");
+  if (c.name.empty()) w.fail(*t.get("name"), "a case 'name' must not be empty");
   c.model = get_string(w, *t.get("model"), "model");
   if (const auto* n = t.get("parameters")) c.parameters = settings_table(w, *n, "parameters");
   if (const auto* n = t.get("t_end")) c.t_end = get_positive(w, *n, "t_end");
@@ -189,6 +191,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   s.name = get_string(w, *root.get("name"), "name");
   if (const auto* n = root.get("description")) s.description = get_string(w, *n, "description");
   s.output = root.contains("output") ? get_string(w, *root.get("output"), "output") : "results/" + s.name;
+  if (s.output.empty()) w.fail(*root.get("output"), "key 'output' must name a folder (it is empty)");
   if (const auto* n = root.get("repeat")) s.repeat = static_cast<int>(get_integer(w, *n, "repeat", 1));
   if (const auto* n = root.get("reference")) {
     const auto* t = n->as_table();
@@ -230,6 +233,8 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
 }
 
 StudySpec load_study(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(fmt::format("study file '{}' does not exist or is not a file", path));
   std::ifstream in(path);
   if (!in) throw Error(fmt::format("cannot read study file '{}'", path));
   std::stringstream ss;
@@ -275,7 +280,7 @@ std::vector<RunItem> expand(const StudySpec& s) {
           r.integrator = integrator;
           (g.steps.empty() ? r.tolerance : r.step) = v;
           r.series = g.series == "all" || (g.series == "coarsest" && v == coarsest);
-          r.id = fmt::format("{}|{}|{}|{}|{:.6g}{}", g.name, c.name, integrator, g.steps.empty() ? "tol" : "h", v, opts);
+          r.id = fmt::format("{}|{}|{}|{}|{}{}", g.name, c.name, integrator, g.steps.empty() ? "tol" : "h", v, opts);
           out.push_back(std::move(r));
         }
       }

@@ -2,6 +2,7 @@
 // each finished run appended to results.csv at once; --resume skips what is already there.
 #include <liesim/fit.hpp>
 #include <liesim/io/output.hpp>
+#include <liesim/plugin.hpp>
 #include <liesim/run.hpp>
 #include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -93,10 +95,16 @@ Reference compute_reference(const Registry& registry, const StudySpec& s, const 
   return ref;
 }
 
-std::string reference_key(const StudySpec& s, const CaseSpec& c) {
+std::string reference_key(const Registry& registry, const StudySpec& s, const CaseSpec& c) {
   nlohmann::json j = {{"model", c.model}, {"parameters", c.parameters}, {"t_end", c.t_end},
                       {"integrator", s.reference.integrator}, {"step", s.reference.step}, {"rtol", s.reference.rtol},
-                      {"atol", s.reference.atol}, {"options", s.reference.options}};
+                      {"atol", s.reference.atol}, {"options", s.reference.options}, {"build", LIESIM_BUILD_TOKEN}};
+  // A new plugin version invalidates the cached reference.
+  try {
+    j["model_version"] = registry.model(c.model).version;
+    if (s.reference.integrator != "exact") j["integrator_version"] = registry.method(s.reference.integrator).first->version;
+  } catch (const Error&) {
+  }
   return j.dump();
 }
 
@@ -127,12 +135,17 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     for (const auto& [k, v] : p.control.values()) options.insert(k);
     for (const auto& i : p.model->invariants()) invariants.insert(i.name);
   }
-  try {
-    if (study.reference.integrator != "exact")
-      (void)prepare_run(registry, request_for(study.cases.front(), study.reference.integrator, study.reference.step,
-                                              study.reference.step > 0 ? 0.0 : study.reference.rtol, study.reference.options));
-  } catch (const Error& e) {
-    throw Error(fmt::format("{}:{}: [reference]: {}", study.file, study.reference.line, e.what()));
+  // The reference must work for every case (exact solutions included).
+  for (const auto& c : study.cases) {
+    try {
+      if (study.reference.integrator == "exact")
+        (void)exact_reference(registry, c);
+      else
+        (void)prepare_run(registry, request_for(c, study.reference.integrator, study.reference.step,
+                                                study.reference.step > 0 ? 0.0 : study.reference.rtol, study.reference.options));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, c.name, e.what()));
+    }
   }
   columns.parameters.assign(params.begin(), params.end());
   columns.options.assign(options.begin(), options.end());
@@ -140,8 +153,17 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
 
   // 2. Output folder; earlier results when resuming.
   const fs::path out(opt.out);
-  if (!opt.resume)
-    for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier study
+  if (out.empty()) throw Error("the study's output folder is empty: set 'output' in the study file or give --out DIR");
+  // Only a folder written by liesim (it holds study.toml) may be reused and cleaned.
+  std::error_code ec;
+  const bool ours = fs::exists(out / "study.toml");
+  if (fs::exists(out) && !fs::is_empty(out, ec) && !ours)
+    throw Error(fmt::format("output folder '{}' exists and was not written by liesim study (no study.toml in it); "
+                            "choose another folder with --out", out.string()));
+  if (opt.resume && !ours)
+    std::fprintf(stderr, "liesim: --resume: no earlier results in '%s'; running every run\n", out.string().c_str());
+  if (!opt.resume && ours)
+    for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier execution
   fs::create_directories(out / "reference");
   fs::create_directories(out / "series");
   fs::create_directories(out / "steps");
@@ -183,7 +205,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   parallel_for(static_cast<int>(study.cases.size()), opt.jobs, [&](int k) {
     const CaseSpec& c = study.cases[k];
     const fs::path file = out / "reference" / (file_safe(c.name) + ".json");
-    const std::string key = reference_key(study, c);
+    const std::string key = reference_key(registry, study, c);
     Reference ref;
     bool cached = false;
     if (fs::exists(file)) {

@@ -36,9 +36,12 @@ class CsvWriter final : public Observer {
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
   void on_output(double t, ConstVec y) override;
+  /// False once a write failed (disk full, file not writable).
+  bool ok() const { return ok_; }
 
  private:
   std::FILE* file_ = nullptr;
+  bool ok_ = true;
   const Model& model_;
   Eigen::VectorXd inv_;
 };
