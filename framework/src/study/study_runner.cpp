@@ -183,6 +183,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       if (r.index < static_cast<int>(items.size()) && items[r.index].id == r.id && done.insert(r.id).second)
         result.records.push_back(std::move(r));
     result.skipped = static_cast<int>(result.records.size());
+    if (result.skipped == 0 && fs::exists(results_path) && fs::file_size(results_path, ec) > 0)
+      std::fprintf(stderr, "liesim: --resume: %s has other columns or no complete rows (the study or a plugin changed); running every run\n",
+                   results_path.string().c_str());
   }
   {
     std::ofstream copy(out / "study.toml");
