@@ -2,6 +2,7 @@
 #pragma once
 #include <liesim/fit.hpp>
 #include "support/plugins.hpp"
+#include <support/fixtures.hpp>
 
 #include <doctest/doctest.h>
 
@@ -26,12 +27,7 @@ inline std::vector<MethodInfo> kernel_methods() {
   return out;
 }
 
-/// The N = 2 pendulum with a NON-planar start (m = L = 1, g = 9.81): q1 = (1,0,1)/sqrt2,
-/// w1 = (0,1,0), q2 = (0,1,0), w2 = (0.5,0,0.5). |q_i| = 1 and q_i . w_i = 0 hold to round-off,
-/// and the motion leaves every plane, so tangency is not preserved trivially.
-inline Params nonplanar_pendulum() {
-  return {{"N", "2"}, {"q0", "0.7071067811865476,0,0.7071067811865476,0,1,0"}, {"w0", "0,1,0,0.5,0,0.5"}};
-}
+// The non-planar N = 2 pendulum is test::nonplanar_pendulum() (support/fixtures.hpp).
 
 /// The N = 2 pendulum of the thesis (Fig. 2.8): every link starts at (sqrt2/2, 0, sqrt2/2)
 /// with w = (0, 1, 0), m = L = 1, g = 9.81 (planar motion in the x-z plane).

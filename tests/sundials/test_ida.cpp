@@ -9,6 +9,8 @@
 #include <liesim/lie_space.hpp>
 #include <support/plugins.hpp>
 
+#include <support/fixtures.hpp>
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,13 +20,13 @@
 #include <string>
 
 using namespace liesim;
-using Params = std::map<std::string, std::string>;
+using test::Params;
+using test::error_of;
+using test::max_diff;
 
 namespace {
 
-const Params chain2{{"N", "2"},
-                    {"q0", "0.7071067811865476,0,0.7071067811865476,0,1,0"},
-                    {"w0", "0,1,0,0.5,0,0.5"}};
+const Params chain2 = test::nonplanar_pendulum();
 const Params chain5{{"N", "5"}};
 
 constexpr double T = 3.0;
@@ -43,22 +45,7 @@ const Eigen::VectorXd& reference(const Params& params) {
   return it->second;
 }
 
-double max_diff(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  REQUIRE(a.size() == b.size());
-  return (a - b).lpNorm<Eigen::Infinity>();
-}
-
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return {};
-}
 
 /// At every output: the DAE's constraint residuals at IDA's point, the model's invariants of the
 /// mapped state, and whether the mapped state is to_state of that point.
