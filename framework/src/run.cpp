@@ -60,6 +60,24 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   if (!p.y0.allFinite()) throw Error(fmt::format("model '{}': the initial state is not finite", r.model));
   const std::string off = p.model->check_state(p.y0);
   if (!off.empty()) throw Error(fmt::format("model '{}': initial state rejected: {}", r.model, off));
+
+  // Let the method look at the model and settings now (fixed step for a solver without one, a
+  // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.
+  std::string refused;
+  const IntegratorFamily& family_object = *p.integrator_plugin->integrator;
+  p.model->prepare();
+  if (info.self_controlled) {
+    std::unique_ptr<Solver> solver(family_object.create_solver(r.method, p.options, refused));
+    const SolverTolerances tol{p.spec.control.rtol, p.spec.control.atol, p.spec.step};
+    if (solver && solver->init(*p.model, p.spec.t0, p.y0, tol, refused) == Status::ok) refused.clear();
+    else if (refused.empty()) refused = "the solver refused the model";
+  } else {
+    std::unique_ptr<Stepper> stepper(family_object.create_stepper(r.method, p.options, refused));
+    if (stepper && stepper->init(*p.model, refused) == Status::ok) refused.clear();
+    else if (refused.empty()) refused = "the method refused the model";
+  }
+  if (!refused.empty()) throw Error(fmt::format("method '{}' cannot run model '{}' with these settings: {}", r.method, r.model, refused));
+  p.model->counters() = Counters{};
   return p;
 }
 

@@ -105,3 +105,24 @@ steps = [0.1]
     CHECK(std::string(e.what()).find("unknown integrator 'nomethod'") != std::string::npos);
   }
 }
+
+TEST_CASE("a method that cannot run a case is refused before anything runs") {
+  const char* text = R"(name = "t"
+[[case]]
+name = "rb"
+model = "rigid_body"
+[[runs]]
+integrators = ["cvode_bdf"]
+steps = [0.1]
+)";
+  RunOptions o;
+  o.out = "/nonexistent/should/not/be/created";
+  const std::string e = error_of(text);
+  CHECK(e.empty());  // the file itself is valid
+  try {
+    (void)run_study(test::registry(), parse_study(text, "s.toml"), o);
+    FAIL("expected an error");
+  } catch (const Error& err) {
+    CHECK(std::string(err.what()).find("CVODE has no fixed-step mode") != std::string::npos);
+  }
+}
