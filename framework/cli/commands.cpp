@@ -155,6 +155,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   RunRequest req;
   std::vector<std::string> params, options;
   std::string output, summary, steps;
+  long output_every = 1;
   po::options_description desc("run options");
   desc.add_options()("model", po::value(&req.model)->required(), "model name")(
       "integrator", po::value(&req.method)->required(), "integrator method name")(
@@ -164,7 +165,8 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "rtol", po::value(&req.rtol), "relative tolerance")("atol", po::value(&req.atol), "absolute tolerance")(
       "output", po::value(&output), "CSV time series")("summary", po::value(&summary), "JSON run summary")(
       "steps", po::value(&steps), "CSV log of every adaptive step attempt")(
-      "outputs", po::value(&req.solver_outputs)->default_value(100), "output times of self-controlled solvers");
+      "outputs", po::value(&req.solver_outputs)->default_value(100), "output times of self-controlled solvers")(
+      "output-every", po::value(&output_every)->default_value(1), "write every N-th step to --output (and the last)");
   po::variables_map vm;
   try {
     // No positional arguments: a stray word (e.g. a forgotten --param) is an error, not ignored.
@@ -189,9 +191,12 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   observers.add(monitor);
   std::unique_ptr<CsvWriter> csv;
   std::unique_ptr<StepLog> step_log;
+  std::unique_ptr<EveryNth> every;
+  if (output_every < 1) throw Error(fmt::format("--output-every must be >= 1 (got {})", output_every));
   if (!output.empty()) {
     csv = std::make_unique<CsvWriter>(output, *prepared.model);
-    observers.add(*csv);
+    every = std::make_unique<EveryNth>(*csv, output_every, prepared.model->size());
+    observers.add(*every);
   }
   if (!steps.empty()) {
     step_log = std::make_unique<StepLog>(steps);
@@ -213,6 +218,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     // The method refused the model or its settings before the first step.
     error = e.what();
   }
+  if (every) every->finish();
   if (csv && !csv->ok()) {
     std::cerr << "liesim: error: writing the output CSV '" << output << "' failed (disk full or not writable)\n";
     if (error.empty()) error = "writing the output CSV failed";

@@ -13,7 +13,7 @@ constexpr const char* usage = R"(usage:
   liesim describe NAME [--json]          NAME: a model or an integrator method
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
-             [--steps FILE.csv] [--outputs N]
+             [--steps FILE.csv] [--outputs N] [--output-every N]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume]
   liesim plot DIR                        redraw the plots of a study
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates

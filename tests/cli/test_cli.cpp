@@ -226,3 +226,15 @@ TEST_CASE("review regressions: stray words, set-up failures, unwritable outputs,
   CHECK(has(r.out, "neither a model nor an integrator method"));
   fs::remove_all(d);
 }
+
+TEST_CASE("--output-every writes every N-th point and always the last") {
+  const fs::path d = temp_dir();
+  REQUIRE(run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --t-end 1.005 --output-every 10 --output " +
+                     (d / "e.csv").string()).code == 0);
+  const auto rows = lines(d / "e.csv");
+  REQUIRE(rows.size() == 13);  // header, t = 0, 0.1, ..., 1.0, and the final t = 1.005
+  CHECK(rows[2].rfind("0.1", 0) == 0);
+  CHECK(std::stod(rows.back().substr(0, rows.back().find(','))) == doctest::Approx(1.005).epsilon(1e-15));
+  CHECK(run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --output-every 0 --output " + (d / "f.csv").string()).code != 0);
+  fs::remove_all(d);
+}

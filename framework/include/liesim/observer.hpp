@@ -2,6 +2,8 @@
 #pragma once
 #include <liesim/types.hpp>
 
+#include <Eigen/Core>
+
 #include <vector>
 
 namespace liesim {
@@ -36,6 +38,38 @@ class ObserverList final : public Observer {
 
  private:
   std::vector<Observer*> list_;
+};
+
+/// Forwards the first output point and every n-th one after it; finish() forwards the last point
+/// if it was skipped, so that the final state is always written.
+class EveryNth final : public Observer {
+ public:
+  /// Forward to `inner` every `n` >= 1 output points of states of size `size`.
+  EveryNth(Observer& inner, long n, Eigen::Index size) : inner_(inner), n_(n), last_(size) {}
+  void on_output(double t, ConstVec y) override {
+    if (count_++ % n_ == 0) {
+      inner_.on_output(t, y);
+      pending_ = false;
+    } else {
+      t_ = t;
+      last_ = y;
+      pending_ = true;
+    }
+  }
+  void on_step(double t, double h, double error, bool accepted) override { inner_.on_step(t, h, error, accepted); }
+  /// Forward the last point if it was skipped.
+  void finish() {
+    if (pending_) inner_.on_output(t_, last_);
+    pending_ = false;
+  }
+
+ private:
+  Observer& inner_;
+  long n_;
+  long count_ = 0;
+  double t_ = 0.0;
+  Eigen::VectorXd last_;
+  bool pending_ = false;
 };
 
 }  // namespace liesim
