@@ -124,23 +124,26 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
     o << fmt::format("## Case `{}`\n\n", c);
     if (auto it = result.references.find(c); it != result.references.end())
       o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser tolerances, or twice the step): {:.2e}.\n\n", it->second.accuracy);
-    o << "| method | step / tol | status | error at T | steps | rejected | f + F evals | exps | max invariant drift | wall time [s] |\n";
-    o << "|---|---|---|---|---|---|---|---|---|---|\n";
+    o << "| method | step / tol | status | error at T | steps | rejected | f + F evals | exps | energy drift | max drift of the other invariants | wall time [s] |\n";
+    o << "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : result.records) {
       if (r.case_name != c) continue;
-      double drift = 0;
-      std::string worst;
-      for (const auto& [k, v] : r.drift)
-        if (v > drift || std::isnan(v)) {
+      // Energy is reported apart: the other invariants are mostly constraints (|q| - 1, q.w, ...).
+      std::string energy = "–", worst = "–";
+      double drift = -1;
+      for (const auto& [k, v] : r.drift) {
+        if (k == "energy") energy = fmt::format("{:.1e}", v);
+        else if (v > drift || std::isnan(v)) {
           drift = v;
-          worst = k;
+          worst = fmt::format("{:.1e} ({})", v, k);
         }
-      o << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3g} |\n", r.integrator,
-                       r.step > 0 ? fmt::format("h = {}", r.step) : fmt::format("tol = {}", r.tolerance),
+      }
+      o << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3g} |\n", r.integrator,
+                       r.step > 0 ? fmt::format("h = {:.6g}", r.step) : fmt::format("tol = {:.3g}", r.tolerance),
                        r.status == "ok" ? "ok" : "failed: " + r.error.substr(0, 80),
                        std::isnan(r.error_final) ? "–" : fmt::format("{:.2e}", r.error_final), r.stats.steps,
                        r.stats.rejected_steps, r.stats.counters.f_evals + r.stats.counters.F_evals, r.stats.counters.exps,
-                       worst.empty() ? "–" : fmt::format("{:.1e} ({})", drift, worst), r.wall_time_s);
+                       energy, worst, r.wall_time_s);
     }
     o << "\n";
     bool any = false;

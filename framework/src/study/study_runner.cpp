@@ -353,6 +353,7 @@ std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, con
     if (r.step > 0) groups[{r.case_name, r.integrator, r.group}].push_back(&r);
   std::vector<OrderFit> out;
   for (const auto& [key, runs] : groups) {
+    if (runs.size() < 3) continue;  // not a convergence sweep
     OrderFit fit;
     std::tie(fit.case_name, fit.integrator, fit.group) = key;
     fit.nominal = runs.front()->order;
