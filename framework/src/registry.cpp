@@ -99,7 +99,7 @@ void Registry::load_file(const fs::path& file) {
     fail(fmt::format("factory failed: {}", error[0] ? error : "no object returned"));
     return;
   }
-  LoadedPlugin p{d->kind, name, d->version ? d->version : "", d->summary ? d->summary : "", file.string(), nullptr, nullptr};
+  LoadedPlugin p{d->kind, name, d->version ? d->version : "", d->summary ? d->summary : "", file.string(), d->abi_minor, nullptr, nullptr};
   // The deleter holds the library, so the code of the object outlives the object.
   if (d->kind == PluginKind::model)
     p.model = std::shared_ptr<ModelType>(static_cast<ModelType*>(object), [lib](ModelType* m) { delete m; });

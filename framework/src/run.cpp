@@ -55,6 +55,7 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   std::string error;
   p.model.reset(p.model_plugin->model->create(p.parameters, error));
   if (!p.model) throw Error(fmt::format("model '{}': {}", r.model, error));
+  record_model_abi_minor(p.model.get(), p.model_plugin->abi_minor);
   p.y0.resize(p.model->size());
   p.model->initial_state(p.y0);
   if (!p.y0.allFinite()) throw Error(fmt::format("model '{}': the initial state is not finite", r.model));

@@ -32,7 +32,7 @@ std::string IdaSolver::flag_name(int flag) const {
 
 Status IdaSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
   try {
-    dae_ = model.dae();
+    dae_ = model.dae_formulation();
     if (!dae_) {
       error = "method 'ida' needs a differential-algebraic formulation of the model (Model::dae()), and this model "
               "offers none with these parameters; for pendulum_chain give the parameter formulation=cartesian_dae";

@@ -9,6 +9,25 @@
 
 namespace liesim::test_plugins {
 
+/// A placeholder DAE (x' = 0 in R^1), only to test which models the kernel lets solvers see.
+class TrivialDae final : public DaeFormulation {
+ public:
+  int size() const noexcept override { return 1; }
+  void differential_components(Vec id) const noexcept override { id.setOnes(); }
+  Status initial_values(double, ConstVec, Vec x, Vec xdot) noexcept override {
+    x.setZero();
+    xdot.setZero();
+    return Status::ok;
+  }
+  Status residual(double, ConstVec, ConstVec xdot, Vec r) noexcept override {
+    r = xdot;
+    return Status::ok;
+  }
+  void to_state(ConstVec, ConstVec, Vec y) const noexcept override { y.setZero(); }
+  int constraint_count() const noexcept override { return 0; }
+  void constraints(ConstVec, Vec) const noexcept override {}
+};
+
 /// y' = e3 x y, f(y) = e3; exact solution: rotation of y0 by angle t about e3.
 class SpinningVector final : public Model {
  public:
@@ -20,12 +39,14 @@ class SpinningVector final : public Model {
     y << std::cos(t), std::sin(t), 0.5;
     return Status::ok;
   }
+  DaeFormulation* dae() noexcept override { return &dae_; }
 
  private:
   Status do_generator(double, ConstVec, Vec xi) noexcept override {
     xi << 0.0, 0.0, 1.0;
     return Status::ok;
   }
+  TrivialDae dae_;
 };
 
 /// Its model type.

@@ -136,3 +136,18 @@ TEST_CASE("search path: --plugin-path first, then LIESIM_PLUGIN_PATH, then the i
   CHECK(dirs[2] == "/tmp/b");
   CHECK(dirs[3].filename() == "plugins");
 }
+
+TEST_CASE("hooks added by ABI 1.1 are only used on models from plugins built for minor 1 or later") {
+  Registry r;
+  r.load_directories({LIESIM_TEST_BROKEN_DIR, LIESIM_TEST_PLUGIN_DIR});
+  for (const auto& [model, visible] : std::vector<std::pair<std::string, bool>>{{"test_good", true}, {"test_abi_minor_older", false}}) {
+    CAPTURE(model);
+    RunRequest q;
+    q.model = model;
+    q.method = "rk4";
+    q.step = 0.1;
+    PreparedRun p = prepare_run(r, q);
+    REQUIRE(p.model->dae() != nullptr);  // both objects have it (built with today's headers) ...
+    CHECK((p.model->dae_formulation() != nullptr) == visible);  // ... but minor 0 promises none
+  }
+}

@@ -112,6 +112,10 @@ class Model {
   /// Allocate the model's workspaces (called by the kernel before a run; never per step).
   virtual void prepare() { scratch_.resize(space_->algebra_dim()); }
 
+  /// The DAE formulation for a solver to use: dae(), or nullptr when the model comes from a plugin
+  /// built for ABI minor 0, whose objects do not have the dae() hook. Solvers call this, not dae().
+  DaeFormulation* dae_formulation() noexcept;
+
   // ABI 1.1 additions: appended after every virtual function of ABI 1.0 (see docs/design.md).
 
   /// The model's differential-algebraic formulation, or nullptr where it has none (ABI 1.1).
@@ -122,6 +126,12 @@ class Model {
   Counters counters_;
   std::string last_error_;
 };
+
+/// Record the ABI minor of the plugin that created `model` (the kernel's run preparation does
+/// this); models never recorded are taken to be built for this kernel's ABI.
+void record_model_abi_minor(const Model* model, int abi_minor);
+/// Forget a recorded model (before it is destroyed).
+void forget_model_abi_minor(const Model* model);
 
 /// The plugin-side factory of a model: its documentation and parameters, and instance creation.
 class ModelType {

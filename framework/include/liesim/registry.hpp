@@ -18,6 +18,7 @@ struct LoadedPlugin {
   std::string version;
   std::string summary;
   std::string file;
+  int abi_minor = 0;                              ///< ABI minor the plugin was built for
   std::shared_ptr<ModelType> model;               ///< set for model plugins
   std::shared_ptr<IntegratorFamily> integrator;   ///< set for integrator plugins
 };

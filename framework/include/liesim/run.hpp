@@ -31,7 +31,11 @@ struct PreparedRun {
   Settings parameters;  ///< model parameters with defaults
   Settings options;     ///< family options with defaults
   Settings control;     ///< step-control options with defaults
-  std::unique_ptr<Model> model;
+  /// The model instance; its deleter forgets the ABI record made for it.
+  std::unique_ptr<Model, void (*)(Model*)> model{nullptr, [](Model* m) {
+                                                   forget_model_abi_minor(m);
+                                                   delete m;
+                                                 }};
   RunSpec spec;
   Eigen::VectorXd y0;   ///< validated initial state
 };
