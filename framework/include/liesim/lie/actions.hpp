@@ -243,22 +243,14 @@ struct ProductAction {
   using Factor = std::tuple_element_t<k, std::tuple<A...>>;
 
  private:
-  static constexpr std::array<int, count + 1> make_offsets() {
-    std::array<int, count + 1> o{};
-    const std::array<int, count> d{A::point_dim...};
-    for (std::size_t k = 0; k < count; ++k) o[k + 1] = o[k] + d[k];
-    return o;
-  }
   template <class F>
   static void for_each(F&& f) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (f(std::integral_constant<std::size_t, I>{}), ...);
-    }(std::make_index_sequence<count>{});
+    detail::for_each_block<count>(f);
   }
 
  public:
   /// point_offsets[k] = start of factor k's point in the concatenated point.
-  static constexpr std::array<int, count + 1> point_offsets = make_offsets();
+  static constexpr std::array<int, count + 1> point_offsets = detail::block_offsets<count>({A::point_dim...});
 
   /// Point block k (fixed-size segment view).
   template <std::size_t k, class Derived>

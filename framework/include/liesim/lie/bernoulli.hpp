@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -90,35 +91,35 @@ constexpr std::array<double, kmax + 1> make_abs_b2k_over_factorial() {
 }
 }  // namespace detail
 
+namespace detail {
+/// sum_{k=0}^{order} coeffs[k] ad_u^k v with ad_u w = G::bracket(u, w); order clamped to [0, 20].
+template <class G>
+typename G::Algebra series_static(const double* coeffs, const typename G::Algebra& u, const typename G::Algebra& v,
+                                  int order) {
+  order = std::clamp(order, 0, bernoulli_max_order);
+  typename G::Algebra out = v;
+  typename G::Algebra w = v;
+  for (std::size_t k = 1; k <= static_cast<std::size_t>(order); ++k) {
+    w = G::bracket(u, w);
+    if (coeffs[k] != 0.0) out += coeffs[k] * w;
+  }
+  return out;
+}
+}  // namespace detail
+
 /// Truncated dexpinv series: sum_{k=0}^{order} (B_k/k!) ad_u^k v, ad_u w = G::bracket(u, w)
 /// [thesis (2.2.8)]. order is clamped to [0, 20].
 template <class G>
 typename G::Algebra dexpinv_series(const typename G::Algebra& u, const typename G::Algebra& v,
                                    int order) {
-  if (order > bernoulli_max_order) order = bernoulli_max_order;
-  if (order < 0) order = 0;
-  typename G::Algebra out = v;
-  typename G::Algebra w = v;
-  for (std::size_t k = 1; k <= static_cast<std::size_t>(order); ++k) {
-    w = G::bracket(u, w);
-    if (bernoulli_over_factorial[k] != 0.0) out += bernoulli_over_factorial[k] * w;
-  }
-  return out;
+  return detail::series_static<G>(bernoulli_over_factorial.data(), u, v, order);
 }
 
 /// Truncated dexp series: sum_{k=0}^{order} 1/(k+1)! ad_u^k v [thesis (2.2.7)]. order <= 20.
 template <class G>
 typename G::Algebra dexp_series(const typename G::Algebra& u, const typename G::Algebra& v,
                                 int order) {
-  if (order > bernoulli_max_order) order = bernoulli_max_order;
-  if (order < 0) order = 0;
-  typename G::Algebra out = v;
-  typename G::Algebra w = v;
-  for (std::size_t k = 1; k <= static_cast<std::size_t>(order); ++k) {
-    w = G::bracket(u, w);
-    out += dexp_series_coefficients[k] * w;
-  }
-  return out;
+  return detail::series_static<G>(dexp_series_coefficients.data(), u, v, order);
 }
 
 namespace detail {

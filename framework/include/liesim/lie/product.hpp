@@ -15,6 +15,23 @@
 
 namespace liesim::lie {
 
+namespace detail {
+/// Start of each block when blocks of sizes d are concatenated (the last entry is the total).
+template <std::size_t N>
+constexpr std::array<int, N + 1> block_offsets(const std::array<int, N>& d) {
+  std::array<int, N + 1> o{};
+  for (std::size_t k = 0; k < N; ++k) o[k + 1] = o[k] + d[k];
+  return o;
+}
+/// Call f(std::integral_constant<std::size_t, k>{}) for k = 0 .. N-1 (compile-time block loop).
+template <std::size_t N, class F>
+void for_each_block(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f(std::integral_constant<std::size_t, I>{}), ...);
+  }(std::make_index_sequence<N>{});
+}
+}  // namespace detail
+
 /// Direct product group G_1 x ... x G_n (componentwise product, exp, log, dexp, ...).
 template <class... G>
 struct Product {
@@ -33,23 +50,16 @@ struct Product {
   using Factor = std::tuple_element_t<k, std::tuple<G...>>;
 
  private:
-  static constexpr std::array<int, count + 1> make_offsets(std::array<int, count> d) {
-    std::array<int, count + 1> o{};
-    for (std::size_t k = 0; k < count; ++k) o[k + 1] = o[k] + d[k];
-    return o;
-  }
   template <class F>
   static void for_each(F&& f) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (f(std::integral_constant<std::size_t, I>{}), ...);
-    }(std::make_index_sequence<count>{});
+    detail::for_each_block<count>(f);
   }
 
  public:
   /// offsets[k] = start of factor k in the algebra vector (offsets[count] = dim).
-  static constexpr std::array<int, count + 1> offsets = make_offsets({G::dim...});
+  static constexpr std::array<int, count + 1> offsets = detail::block_offsets<count>({G::dim...});
   /// matrix_offsets[k] = start of factor k's block in the matrix representation.
-  static constexpr std::array<int, count + 1> matrix_offsets = make_offsets({G::matrix_dim...});
+  static constexpr std::array<int, count + 1> matrix_offsets = detail::block_offsets<count>({G::matrix_dim...});
 
   /// Block k of an algebra vector (a fixed-size segment view).
   template <std::size_t k, class Derived>
