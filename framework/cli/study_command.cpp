@@ -77,6 +77,11 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   fmt::print("study '{}': {} runs ({} failed, {} resumed); results in {}/results.csv, report {}/report.md\n", spec.name,
              result.records.size(), failed, result.skipped, opt.out, opt.out);
   if (!note.empty()) fmt::print("{}\n", note);
+  if (failed > 0) {
+    fmt::print(stderr, "liesim: study '{}': {} of {} runs failed; their messages are in {}/results.csv (columns status, error_message) "
+               "and {}/report.md; every other result is kept\n", spec.name, failed, result.records.size(), opt.out, opt.out);
+    return 3;
+  }
   return 0;
 }
 
