@@ -14,6 +14,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# Text stays text in the SVG files (editable and searchable in papers), not glyph outlines.
+plt.rcParams["svg.fonttype"] = "none"
+
 
 def safe(name):
     return re.sub(r"[^A-Za-z0-9_-]", "_", name)
@@ -160,25 +163,30 @@ def sweeps(out, rows):
     for (base, key), items in bases.items():
         if len({x for x, _ in items}) < 2:
             continue
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
         series = {}
-        # One line per method and setting; a matched constant step (match_steps_of) counts as one
-        # setting although h differs from case to case.
-        def key(r):
-            return "matched" if "|match|" in r["run_id"] else setting(r)
+        # One line per method and setting; a matched constant step (match_steps_of, match_error_of)
+        # counts as one setting although h differs from case to case.
+        def matched_setting(r):
+            for tag, what in (("|match|", "same steps"), ("|match_error|", "same error")):
+                if tag in r["run_id"]:
+                    return what
+            return setting(r)
         settings_of = {}
         for _, r in items:
-            settings_of.setdefault(label(r), set()).add(key(r))
+            settings_of.setdefault(label(r), set()).add(matched_setting(r))
         for x, r in items:
             if r["status"] == "ok":
-                name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {setting(r)}"
-                series.setdefault(name, []).append((x, num(r["error_final"]), int(r["steps"])))
+                name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {matched_setting(r)}"
+                series.setdefault(name, []).append((x, num(r["error_final"]), int(r["steps"]), num(r["wall_time_s"])))
         for name, pts in sorted(series.items()):
             pts.sort()
             axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=4)
             axes[1].plot([p[0] for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
+            axes[2].semilogy([p[0] for p in pts], [p[3] for p in pts], "o-", label=name, ms=4)
         axes[0].set_ylabel("error at T")
         axes[1].set_ylabel("accepted steps")
+        axes[2].set_ylabel("wall time [s]")
         for ax in axes:
             ax.set_xlabel(key)
             ax.grid(True, which="both", alpha=0.3)

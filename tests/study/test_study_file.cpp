@@ -74,6 +74,28 @@ TEST_CASE("invalid study files are refused with file, line and key") {
   CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [\"big\"]\n").find("s.toml:7: key 'steps' must be a number") == 0);
   CHECK(error_of("name = \"x\"\n[[case]\n").find("s.toml:2:") == 0);  // TOML syntax error
   CHECK(error_of("name = \"x\"\n").find("needs at least one [[case]]") != std::string::npos);
+  const std::string two_groups = "name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nname = \"fixed\"\n"
+                                 "integrators = [\"rk4\"]\nsteps = [0.1]\n[[runs]]\nintegrators = [\"rk4\"]\n";
+  CHECK(error_of(two_groups + "match_error_of = \"fixed\"\n").find("s.toml:9: match_error_of = 'fixed' must name a group with 'tolerances'") == 0);
+  CHECK(error_of(two_groups + "match_error_of = \"later\"\n").find("must name an earlier [[runs]] group") != std::string::npos);
+  CHECK(error_of(two_groups + "match_error_of = \"fixed\"\nmatch_steps_of = \"fixed\"\n").find("exactly one of") != std::string::npos);
+}
+
+TEST_CASE("matched groups expand to one run per adaptive run of the same case") {
+  const StudySpec s = parse_study(std::string(valid) + "[[runs]]\nname = \"same_steps\"\nintegrators = [\"rkmk5\"]\nmatch_steps_of = \"ad\"\n"
+                                                      "[[runs]]\nname = \"same_error\"\nintegrators = [\"rkmk5\", \"rk4\"]\nmatch_error_of = \"ad\"\n",
+                                  "s.toml");
+  CHECK(s.groups[2].match == "steps");
+  CHECK(s.groups[3].match == "error");
+  const auto items = expand(s);
+  REQUIRE(items.size() == 6 * 2 * 2 + 7 + 7 + 2 * 7);
+  const RunItem& last = items.back();
+  CHECK(last.integrator == "rk4");
+  CHECK(last.matched >= 0);
+  CHECK(items[static_cast<std::size_t>(last.matched)].group->name == "ad");
+  CHECK(items[static_cast<std::size_t>(last.matched)].case_spec == last.case_spec);
+  CHECK(last.id.find("|match_error|") != std::string::npos);
+  CHECK(items[24 + 7].id.find("|match|") != std::string::npos);
 }
 
 TEST_CASE("names and settings are checked before anything runs, with the line of the case") {

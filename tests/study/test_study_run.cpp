@@ -2,6 +2,7 @@
 #include <study/results_compare.hpp>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -223,6 +224,68 @@ options = { max_steps = 20 }
   CHECK(ok == 2);
   CHECK(failed == 1);
   CHECK(read_text(d / "out" / "report.md").find("failed") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("match_error_of: the constant-step run uses the fewest equal steps that reach the adaptive run's error") {
+  const fs::path d = fresh_dir("equal_error");
+  const fs::path f = write_study(d, R"(name = "equal_error"
+[reference]
+integrator = "exact"
+[[case]]
+name = "osc"
+model = "oscillator"
+t_end = 5.0
+parameters = { d = 0.3 }
+sweep = { k = [4, 9] }
+[[runs]]
+name = "variable"
+integrators = ["dopri45"]
+tolerances = [1e-6, 1e-9]
+[[runs]]
+name = "constant"
+integrators = ["rk4", "dopri5"]
+match_error_of = "variable"
+)");
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "out").string()) == 0);
+  const auto t = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(t.rows.size() == 12);  // 2 cases x (2 adaptive runs + 2 methods x 2 matched runs)
+  auto cell = [&](std::size_t row, const char* col) { return t.rows[row][t.column(col)]; };
+  int matched = 0;
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    const std::string id = cell(k, "run_id");
+    const auto at = id.find("|match_error|");
+    if (at == std::string::npos) continue;
+    ++matched;
+    CAPTURE(id);
+    REQUIRE(cell(k, "status") == "ok");
+    std::size_t adaptive = t.rows.size();
+    for (std::size_t a = 0; a < t.rows.size(); ++a)
+      if (cell(a, "run_id") == id.substr(at + 13)) adaptive = a;
+    REQUIRE(adaptive < t.rows.size());
+    CHECK(cell(adaptive, "case") == cell(k, "case"));
+    const double target = std::stod(cell(adaptive, "error_final"));
+    const long n = std::stol(cell(k, "steps"));
+    CHECK(std::stod(cell(k, "error_final")) <= target);
+    CHECK(std::stod(cell(k, "step")) == doctest::Approx(5.0 / static_cast<double>(n)).epsilon(1e-15));
+    // One step fewer misses the target: the count is the smallest.
+    const fs::path s = d / ("fewer" + std::to_string(k) + ".json");
+    REQUIRE(run("run --model oscillator --param d=0.3 --param k=" + cell(k, "param:k") + " --t-end 5 --integrator " +
+                cell(k, "integrator") + " --step " + fmt::format("{:.17g}", 5.0 / static_cast<double>(n - 1)) + " --summary " +
+                s.string()) == 0);
+    std::ifstream in(s);
+    const auto j = nlohmann::json::parse(in);
+    CHECK(j["stats"]["steps"].get<long>() == n - 1);
+    CHECK(j["exact_error"].get<double>() > target);
+  }
+  CHECK(matched == 8);
+  const std::string report = read_text(d / "out" / "report.md");
+  CHECK(report.find("at equal accuracy (`match_error_of`)") != std::string::npos);
+  CHECK(report.find("| osc[k=9] | dopri45 | 1e-09 |") != std::string::npos);
+  // The sweep plot is labelled with the swept key and one line per matched method.
+  const std::string svg = read_text(d / "out" / "plots" / "sweep_osc.svg");
+  CHECK(svg.find("sweep over k") != std::string::npos);
+  CHECK(svg.find("rk4 (constant)") != std::string::npos);
   fs::remove_all(d);
 }
 

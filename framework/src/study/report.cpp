@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <algorithm>
+#include <map>
+#include <ostream>
 #include <set>
 #include <thread>
 
@@ -109,6 +111,53 @@ std::string draw_plots(const std::string& out) {
   return {};
 }
 
+namespace {
+
+/// Constant-step runs beside the adaptive runs they match (match_steps_of, match_error_of).
+void write_matched_runs(std::ostream& o, const StudySpec& study, const StudyResult& result) {
+  const std::vector<RunItem> items = expand(study);
+  std::map<int, const RunRecord*> by_index;
+  for (const auto& r : result.records) by_index[r.index] = &r;
+  for (const char* kind : {"steps", "error"}) {
+    bool any = false;
+    for (const auto& item : items) {
+      if (item.matched < 0 || item.group->match != kind) continue;
+      const auto a = by_index.find(item.matched), c = by_index.find(item.index);
+      if (a == by_index.end() || c == by_index.end()) continue;
+      const RunRecord &ad = *a->second, &co = *c->second;
+      if (!any) {
+        o << (std::string(kind) == "steps"
+                  ? "## Variable against constant step, same number of steps (`match_steps_of`)\n\n"
+                    "| case | adaptive method | tol | steps (rejected) | error | constant-step method | error | error ratio constant / adaptive |\n"
+                    "|---|---|---|---|---|---|---|---|\n"
+                  : "## Variable against constant step at equal accuracy (`match_error_of`)\n\n"
+                    "The constant-step method runs with the fewest equal steps whose error at T is at most the adaptive "
+                    "run's. Wall times are medians over the study's `repeat`; the f ratio counts f and F evaluations, "
+                    "rejected steps included.\n\n"
+                    "| case | adaptive method | tol | steps (rejected) | error | wall time [s] | constant-step method | steps | "
+                    "error | wall time [s] | time ratio constant / adaptive | f ratio |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        any = true;
+      }
+      auto err = [](const RunRecord& r) { return r.status == "ok" ? fmt::format("{:.2e}", r.error_final) : "failed"; };
+      const auto f_of = [](const RunRecord& r) { return static_cast<double>(r.stats.counters.f_evals + r.stats.counters.F_evals); };
+      if (std::string(kind) == "steps")
+        o << fmt::format("| {} | {} | {:.3g} | {} ({}) | {} | {} | {} | {} |\n", co.case_name, ad.integrator, ad.tolerance,
+                         ad.stats.steps, ad.stats.rejected_steps, err(ad), co.integrator, err(co),
+                         ad.status == "ok" && co.status == "ok" ? fmt::format("{:.2f}", co.error_final / ad.error_final) : "–");
+      else
+        o << fmt::format("| {} | {} | {:.3g} | {} ({}) | {} | {:.3g} | {} | {} | {} | {:.3g} | {} | {} |\n", co.case_name,
+                         ad.integrator, ad.tolerance, ad.stats.steps, ad.stats.rejected_steps, err(ad), ad.wall_time_s,
+                         co.integrator, co.status == "ok" ? std::to_string(co.stats.steps) : "–", err(co), co.wall_time_s,
+                         co.status == "ok" && ad.wall_time_s > 0 ? fmt::format("{:.2f}", co.wall_time_s / ad.wall_time_s) : "–",
+                         co.status == "ok" && f_of(ad) > 0 ? fmt::format("{:.2f}", f_of(co) / f_of(ad)) : "–");
+    }
+    if (any) o << "\n";
+  }
+}
+
+}  // namespace
+
 void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note) {
   std::ofstream o(fs::path(out) / "report.md");
   o << fmt::format("# Study: {}\n\n", study.name);
@@ -164,6 +213,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
           o << fmt::format("![{} {}](plots/{}_{}.png)\n\n", kind, c, kind, safe);
     }
   }
+  write_matched_runs(o, study, result);
   if (plot_note.empty() && fs::exists(fs::path(out) / "plots")) {
     std::vector<std::string> sweeps;
     for (const auto& e : fs::directory_iterator(fs::path(out) / "plots"))

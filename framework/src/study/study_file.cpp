@@ -151,7 +151,8 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
 }
 
 GroupSpec make_group(const Where& w, const toml::table& t, int index) {
-  check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "match_steps_of", "options", "cases", "series"});
+  check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "match_steps_of", "match_error_of", "options", "cases",
+                            "series"});
   GroupSpec g;
   g.line = static_cast<int>(t.source().begin.line);
   g.name = t.contains("name") ? get_string(w, *t.get("name"), "name") : fmt::format("runs{}", index + 1);
@@ -159,10 +160,16 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
   g.integrators = string_list(w, *t.get("integrators"), "integrators");
   if (const auto* n = t.get("steps")) g.steps = positive_list(w, *n, "steps");
   if (const auto* n = t.get("tolerances")) g.tolerances = positive_list(w, *n, "tolerances");
-  if (const auto* n = t.get("match_steps_of")) g.match_steps_of = get_string(w, *n, "match_steps_of");
-  if (!g.steps.empty() + !g.tolerances.empty() + !g.match_steps_of.empty() != 1)
-    w.fail(g.line, "[[runs]] needs exactly one of 'steps' (fixed step sizes), 'tolerances' (rtol = atol) or "
-                   "'match_steps_of' (the name of an adaptive group)");
+  int matches = 0;
+  for (const char* kind : {"steps", "error"})
+    if (const auto* n = t.get(fmt::format("match_{}_of", kind))) {
+      g.match_of = get_string(w, *n, fmt::format("match_{}_of", kind));
+      g.match = kind;
+      ++matches;
+    }
+  if (!g.steps.empty() + !g.tolerances.empty() + matches != 1)
+    w.fail(g.line, "[[runs]] needs exactly one of 'steps' (fixed step sizes), 'tolerances' (rtol = atol), "
+                   "'match_steps_of' or 'match_error_of' (the name of an adaptive group)");
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
   if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
   if (const auto* n = t.get("series")) {
@@ -213,13 +220,13 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   // A matched group refers to an earlier adaptive group.
   for (std::size_t k = 0; k < s.groups.size(); ++k) {
     const GroupSpec& g = s.groups[k];
-    if (g.match_steps_of.empty()) continue;
+    if (g.match_of.empty()) continue;
     const auto it = std::find_if(s.groups.begin(), s.groups.begin() + static_cast<long>(k),
-                                 [&](const GroupSpec& o) { return o.name == g.match_steps_of; });
+                                 [&](const GroupSpec& o) { return o.name == g.match_of; });
     if (it == s.groups.begin() + static_cast<long>(k))
-      w.fail(g.line, fmt::format("match_steps_of = '{}' must name an earlier [[runs]] group", g.match_steps_of));
+      w.fail(g.line, fmt::format("match_{}_of = '{}' must name an earlier [[runs]] group", g.match, g.match_of));
     if (it->tolerances.empty())
-      w.fail(g.line, fmt::format("match_steps_of = '{}' must name a group with 'tolerances' (adaptive runs)", g.match_steps_of));
+      w.fail(g.line, fmt::format("match_{}_of = '{}' must name a group with 'tolerances' (adaptive runs)", g.match, g.match_of));
   }
   // Every case a group names must exist (by base name or full name).
   for (const auto& g : s.groups)
@@ -253,11 +260,11 @@ std::vector<RunItem> expand(const StudySpec& s) {
       for (const auto& integrator : g.integrators) {
         std::string opts;
         for (const auto& [k, val] : g.options) opts += fmt::format(";{}={}", k, val);
-        if (!g.match_steps_of.empty()) {
+        if (!g.match_of.empty()) {
           // One run per run of the matched group on this case (that group was expanded earlier).
           const std::size_t known = out.size();
           for (std::size_t m = 0; m < known; ++m) {
-            if (out[m].group->name != g.match_steps_of || out[m].case_spec != &c) continue;
+            if (out[m].group->name != g.match_of || out[m].case_spec != &c) continue;
             RunItem r;
             r.index = static_cast<int>(out.size());
             r.case_spec = &c;
@@ -265,7 +272,8 @@ std::vector<RunItem> expand(const StudySpec& s) {
             r.integrator = integrator;
             r.matched = out[m].index;
             r.series = g.series == "all";
-            r.id = fmt::format("{}|{}|{}|match|{}{}", g.name, c.name, integrator, out[m].id, opts);
+            r.id = fmt::format("{}|{}|{}|{}|{}{}", g.name, c.name, integrator, g.match == "steps" ? "match" : "match_error",
+                               out[m].id, opts);
             out.push_back(std::move(r));
           }
           continue;

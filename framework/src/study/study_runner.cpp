@@ -4,6 +4,7 @@
 #include <liesim/io/output.hpp>
 #include <liesim/plugin.hpp>
 #include <liesim/run.hpp>
+#include <liesim/study/equal_accuracy.hpp>
 #include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>
 
@@ -244,9 +245,33 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   const int total = static_cast<int>(items.size());
   int finished = result.skipped;
   std::vector<double> matched_step(items.size(), 0.0);
+  std::vector<double> matched_error(items.size(), 0.0);  // match_error_of: the adaptive run's error
   auto run_one = [&](int index) {
     const RunItem& item = items[index];
     PreparedRun& p = prepared[item.index];
+    std::string match_failure;
+    if (item.matched >= 0 && item.group->match == "error" && matched_step[item.index] > 0) {
+      // The fewest equal steps that reach the adaptive run's error, from its step count upwards or down.
+      const Reference& ref = result.references.at(item.case_spec->name);
+      const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
+      const double span = p.spec.t_end - p.spec.t0;
+      auto error_with = [&](long n) {
+        p.spec.step = span / static_cast<double>(n);
+        NullObserver null;
+        try {
+          return (execute(p, null).y - yref).norm();
+        } catch (const RunFailure&) {
+          return std::numeric_limits<double>::infinity();
+        }
+      };
+      try {
+        const long n0 = std::lround(span / matched_step[item.index]);
+        const EqualAccuracy m = steps_for_error(error_with, n0, p.method.order, matched_error[item.index], p.spec.control.max_steps);
+        matched_step[item.index] = span / static_cast<double>(m.steps);
+      } catch (const Error& e) {
+        match_failure = fmt::format("matching the error {:.3g} of '{}': {}", matched_error[item.index], items[item.matched].id, e.what());
+      }
+    }
     if (item.matched >= 0) p.spec.step = matched_step[item.index];
     RunRecord rec;
     rec.index = item.index;
@@ -266,8 +291,10 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     for (const auto& [key, v] : p.control.values()) rec.options[key] = v;
     std::vector<double> times;
     try {
+      if (!match_failure.empty()) throw Error(match_failure);
       if (item.matched >= 0 && !(rec.step > 0))
-        throw Error(fmt::format("the adaptive run '{}' whose step count this run matches did not finish", items[item.matched].id));
+        throw Error(fmt::format("the adaptive run '{}' whose {} this run matches did not finish", items[item.matched].id,
+                                item.group->match == "error" ? "error" : "step count"));
       InvariantMonitor monitor(*p.model);
       ObserverList observers;
       observers.add(monitor);
@@ -291,14 +318,14 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.error = f.what();
       }
       rec.stats = r.stats;
-      // With repeats, time only the runs without observers (no output written).
-      if (study.repeat == 1) times.push_back(r.stats.wall_time_s);
       if (rec.status == "ok") {
         const Reference& ref = result.references.at(item.case_spec->name);
         const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
         rec.error_final = (r.y - yref).norm();
         rec.distance_final = p.model->space().distance(r.y, yref);
-        for (int rep = 1; rep < study.repeat; ++rep) {
+        // The wall time is that of the integration alone: `repeat` more runs without observers
+        // (no files written, no invariants evaluated), their median.
+        for (int rep = 0; rep < study.repeat; ++rep) {
           NullObserver null;
           times.push_back(execute(p, null).stats.wall_time_s);
         }
@@ -313,6 +340,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       std::sort(times.begin(), times.end());
       const std::size_t m = times.size();
       rec.wall_time_s = m % 2 ? times[m / 2] : 0.5 * (times[m / 2 - 1] + times[m / 2]);
+    } else {
+      rec.wall_time_s = rec.stats.wall_time_s;  // a failed run: the time until it failed
     }
     const std::string row = csv_row(rec, columns);
     std::lock_guard<std::mutex> lock(mutex);
@@ -327,7 +356,10 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       for (const auto& item : items) {
         if (item.matched < 0) continue;
         for (const auto& r : result.records)
-          if (r.index == item.matched && r.status == "ok" && r.stats.steps > 0) matched_step[item.index] = r.t_end / static_cast<double>(r.stats.steps);
+          if (r.index == item.matched && r.status == "ok" && r.stats.steps > 0) {
+            matched_step[item.index] = r.t_end / static_cast<double>(r.stats.steps);
+            matched_error[item.index] = r.error_final;
+          }
       }
     std::vector<int> todo;
     for (const auto& item : items)

@@ -26,16 +26,19 @@ struct CaseSpec {
   int line = 0;
 };
 
-/// A run group: integrators x (steps or tolerances) x options, on some or all cases. With
-/// match_steps_of, each integrator runs with a constant step h = t_end / n for every run of the
-/// named adaptive group, n being that run's number of accepted steps (the papers' "variable vs
-/// constant step with the same number of steps" experiment).
+/// A run group: integrators x (steps or tolerances) x options, on some or all cases. A matched
+/// group runs each integrator with a constant step h = t_end / n for every run of the named
+/// adaptive group: with match_steps_of, n is that run's number of accepted steps (the papers'
+/// "variable vs constant step with the same number of steps", seed 002 Figs. 8 and 10); with
+/// match_error_of, n is the smallest number of equal steps whose error at t_end is at most that
+/// run's (the thesis' Table 3.1: "as many steps as needed to match the RKMK(5,4) error").
 struct GroupSpec {
   std::string name;
   std::vector<std::string> integrators;
   std::vector<double> steps;       ///< fixed steps, or
   std::vector<double> tolerances;  ///< rtol = atol = tol, or
-  std::string match_steps_of;      ///< name of an adaptive group: same number of equal steps
+  std::string match_of;            ///< name of an earlier adaptive group, or empty
+  std::string match;               ///< with match_of: "steps" (match_steps_of) or "error" (match_error_of)
   std::map<std::string, std::string> options;
   std::vector<std::string> cases;  ///< case names (before sweep expansion); empty = all
   std::string series = "coarsest"; ///< which runs write an invariant time series: coarsest|all|none
@@ -49,7 +52,7 @@ struct StudySpec {
   std::string name;
   std::string description;
   std::string output;       ///< output folder (relative to the working directory)
-  int repeat = 1;           ///< timing repeats per run (median wall time)
+  int repeat = 1;           ///< timing runs per run, without observers (median wall time)
   ReferenceSpec reference;
   std::vector<CaseSpec> cases;
   std::vector<GroupSpec> groups;

@@ -28,7 +28,7 @@ struct RunRecord {
   double distance_final = std::numeric_limits<double>::quiet_NaN();  ///< the model space's distance
   std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
   Stats stats;
-  double wall_time_s = 0.0;                       ///< median over repeats
+  double wall_time_s = 0.0;                       ///< median of the timing runs (without observers)
 };
 
 /// Reference of a case: final state and an estimate of its own accuracy.
