@@ -174,6 +174,10 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   // the state it moves (with l2 it is measured in g, as in the papers).
   const bool map_to_embedding = !l2 && stepper.error_space() == ErrorSpace::algebra;
   Eigen::VectorXd tangent = Eigen::VectorXd::Zero(map_to_embedding ? n : 0);
+  // With l2, a Lie group pair that returns two end points on M (commutator-free) is measured with
+  // the space's distance d(y_new, y_hat), y_hat = y_new - err (default: the Euclidean norm).
+  const bool on_manifold = l2 && method.lie_group && stepper.error_space() == ErrorSpace::embedding;
+  Eigen::VectorXd y_hat = Eigen::VectorXd::Zero(on_manifold ? n : 0);
   const double tol = l2 ? c.atol : 1.0;
   if (!(c.atol > 0) || (!l2 && !(c.rtol >= 0)))
     throw Error("adaptive stepping needs --atol > 0 (and --rtol >= 0 with error_norm=wrms)");
@@ -204,6 +208,9 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
         if (model.space().generator(err, y_new, tangent) != Status::ok)
           run.fail(fmt::format("method '{}': the space could not map the error estimate to the embedding", method.name));
         e = error_norm(c, ErrorSpace::embedding, tangent, y, y_new);
+      } else if (on_manifold) {
+        y_hat = y_new - err;
+        e = model.space().distance(y_new, y_hat);
       } else {
         e = error_norm(c, stepper.error_space(), err, y, y_new);
       }

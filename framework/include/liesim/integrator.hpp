@@ -12,7 +12,7 @@ namespace liesim {
 /// Where an embedded pair measures its local error estimate.
 enum class ErrorSpace {
   none,       ///< no error estimate (fixed step only)
-  embedding,  ///< difference of two points in R^n (classical pairs, commutator-free pairs)
+  embedding,  ///< difference y_new - y_hat of two points in R^n (classical pairs; commutator-free pairs, measured with the space's distance under l2)
   algebra     ///< difference of two Lie algebra increments sigma - sigma_hat (RKMK pairs)
 };
 

@@ -46,7 +46,8 @@ class HomogeneousSpace {
   virtual bool has_exact_dexpinv() const noexcept { return true; }
   /// Whether project() is available.
   virtual bool can_project() const noexcept { return false; }
-  /// Distance between two points of M used by error estimates (default: Euclidean in R^n).
+  /// Distance between two points of M: commutator-free error estimates under error_norm=l2 and
+  /// the studies' distance_final use it (default: Euclidean in R^n). Must not allocate.
   virtual double distance(ConstVec a, ConstVec b) const noexcept { return (a - b).norm(); }
 
   /// Counters the calls above increment (owned by the model).
