@@ -54,7 +54,9 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
 
   std::string error;
   p.model.reset(p.model_plugin->model->create(p.parameters, error));
-  if (!p.model) throw Error(fmt::format("model '{}': {}", r.model, error));
+  if (!p.model)
+    throw Error(error.find(fmt::format("of model '{}'", r.model)) != std::string::npos ? error
+                                                                                       : fmt::format("model '{}': {}", r.model, error));
   record_model_abi_minor(p.model.get(), p.model_plugin->abi_minor);
   p.y0.resize(p.model->size());
   p.model->initial_state(p.y0);

@@ -40,7 +40,7 @@ Settings::Settings(const std::vector<SettingSpec>& specs,
     if (!known) {
       std::vector<std::string> names;
       for (const auto& s : specs) names.push_back(s.name);
-      throw Error(fmt::format("unknown {} '{}'; known: {}", what_, key,
+      throw Error(fmt::format("unknown {}; known: {}", where(key),
                               names.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(names, ", "))));
     }
     values_[key] = value;
@@ -48,7 +48,12 @@ Settings::Settings(const std::vector<SettingSpec>& specs,
   }
 }
 
-std::string Settings::where(const std::string& key) const { return fmt::format("{} '{}'", what_, key); }
+// "parameter of model 'x'" and key N give "parameter 'N' of model 'x'".
+std::string Settings::where(const std::string& key) const {
+  const auto of = what_.find(" of ");
+  if (of == std::string::npos) return fmt::format("{} '{}'", what_, key);
+  return fmt::format("{} '{}'{}", what_.substr(0, of), key, what_.substr(of));
+}
 
 bool Settings::has(const std::string& key) const { return values_.count(key) != 0; }
 

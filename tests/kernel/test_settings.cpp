@@ -33,9 +33,9 @@ TEST_CASE("defaults and given values") {
 }
 
 TEST_CASE("errors name the key and the problem") {
-  CHECK(error_of([] { Settings(specs, {{"mass", "1"}}, "parameter of model 'x'"); }).find("unknown parameter of model 'x' 'mass'; known: N, m, name") != std::string::npos);
+  CHECK(error_of([] { Settings(specs, {{"mass", "1"}}, "parameter of model 'x'"); }).find("unknown parameter 'mass' of model 'x'; known: N, m, name") != std::string::npos);
   Settings s(specs, {{"m", "abc"}, {"N", "0"}, {"name", "1,2,x"}}, "parameter of model 'x'");
-  CHECK(error_of([&] { s.number("m"); }).find("'m': 'abc' is not a number") != std::string::npos);
+  CHECK(error_of([&] { s.number("m"); }).find("parameter 'm' of model 'x': 'abc' is not a number") != std::string::npos);
   CHECK(error_of([&] { s.integer("N", 1, 10); }).find("must be in [1, 10] (got 0)") != std::string::npos);
   CHECK(error_of([&] { s.numbers("name"); }).find("bad item 'x'") != std::string::npos);
   Settings t(specs, {{"m", "1,2"}, {"N", "inf"}}, "p");

@@ -117,7 +117,7 @@ steps = [0.1]
   } catch (const Error& e) {
     const std::string m = e.what();
     CHECK(m.find("s.toml:2: case 'p' with integrator 'rkmk4'") == 0);
-    CHECK(m.find("'N' must be in [1") != std::string::npos);
+    CHECK(m.find("parameter 'N' of model 'pendulum_chain' must be in [1") != std::string::npos);
   }
   const std::string unknown = std::string(text).replace(std::string(text).find("rkmk4"), 5, "nomethod");
   try {
