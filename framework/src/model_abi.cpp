@@ -33,4 +33,6 @@ void forget_model_abi_minor(const Model* model) {
 
 DaeFormulation* Model::dae_formulation() noexcept { return abi_minor_of(this) >= 1 ? dae() : nullptr; }
 
+bool Model::has_vector_field_jacobian() const noexcept { return abi_minor_of(this) >= 2 && has_jacobian(); }
+
 }  // namespace liesim

@@ -101,6 +101,8 @@ Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTole
       }
       if (!check(ARKStepSetLinearSolver(mem_, LS_, A_), "ARKStepSetLinearSolver", "dense linear solver", error))
         return Status::fatal;
+      if (use_model_jacobian(model) && !check(ARKStepSetJacFn(mem_, &SolverBase::jac), "ARKStepSetJacFn", "the model's Jacobian", error))
+        return Status::fatal;
     }
     if ((fixed && !check(ARKStepSetFixedStep(mem_, tol.fixed_step), "ARKStepSetFixedStep", step, error)) ||
         !check(ARKStepSetMaxNumSteps(mem_, opt_.max_steps), "ARKStepSetMaxNumSteps", max_steps, error) ||

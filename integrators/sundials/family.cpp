@@ -56,6 +56,10 @@ const Entry* find(const std::string& name) {
 }
 
 bool is_cvode(Method m) { return m != Method::arkode_erk && m != Method::arkode_dirk && m != Method::ida; }
+/// Methods whose nonlinear solver is Newton with a dense linear solver on F (option jacobian).
+bool uses_newton(Method m) {
+  return m == Method::cvode_bdf || m == Method::cvode_adams || m == Method::cvode_bdf_proj || m == Method::arkode_dirk;
+}
 
 /// "inf" or a number; 0 stands for "no limit" in SUNDIALS' max-step setters.
 double max_step_value(const Settings& s) {
@@ -132,6 +136,10 @@ class SundialsFamily final : public IntegratorFamily {
                    e->method == Method::cvode_bdf || e->method == Method::cvode_bdf_proj
                        ? "largest BDF order, 1..5 (CVodeSetMaxOrd)"
                        : "largest Adams order, 1..12 (CVodeSetMaxOrd)"});
+    if (uses_newton(e->method))
+      o.push_back({"jacobian", "auto", "",
+                   "Jacobian of the Newton iteration: auto (the model's own where it provides one, else SUNDIALS' difference "
+                   "quotients), model (the model's; refused if it has none) or dq (difference quotients): auto|model|dq"});
     if (e->method == Method::cvode_adams_fixedpoint)
       o.push_back({"fixedpoint_accel", "0", "", "Anderson acceleration depth m of the fixed-point iteration (0 = plain iteration)"});
     if (e->method == Method::cvode_bdf_proj)
@@ -168,6 +176,7 @@ class SundialsFamily final : public IntegratorFamily {
       if (is_cvode(e->method) || e->method == Method::ida)
         o.max_order = s.integer("max_order", std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
       if (e->method == Method::cvode_adams_fixedpoint) o.fixedpoint_accel = s.integer("fixedpoint_accel", 0, 1000);
+      if (uses_newton(e->method)) o.jacobian = s.choice("jacobian", {"auto", "model", "dq"});
       if (e->method == Method::cvode_bdf_proj) o.proj_err_est = boolean(s, "proj_err_est");
       if (e->method == Method::arkode_dirk) o.fixed_step_tol = s.positive("fixed_step_tol");
       if (e->method == Method::ida) {

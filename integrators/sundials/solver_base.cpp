@@ -1,6 +1,8 @@
 // Shared part of the SUNDIALS solvers: context, RHS trampoline, messages.
 #include "solver_base.hpp"
 
+#include <sunmatrix/sunmatrix_dense.h>
+
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -94,6 +96,25 @@ int SolverBase::rhs(double t, N_Vector y, N_Vector ydot, void* self) noexcept {
   auto out = view(ydot);
   Status st = s->model_->vector_field(t, cview(y), out);
   if (st == Status::ok && !out.allFinite()) st = Status::recoverable;  // let SUNDIALS retry with a smaller step
+  if (st != Status::ok) s->rhs_status_ = st;
+  return st == Status::ok ? 0 : st == Status::recoverable ? 1 : -1;
+}
+
+bool SolverBase::use_model_jacobian(const Model& model) const {
+  if (opt_.jacobian == "dq") return false;
+  const bool has = model.has_vector_field_jacobian();
+  if (opt_.jacobian == "model" && !has)
+    throw Error("option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian() is "
+                "false); use jacobian=auto or jacobian=dq (SUNDIALS' difference quotients)");
+  return has;
+}
+
+int SolverBase::jac(double t, N_Vector y, N_Vector, SUNMatrix J, void* self, N_Vector, N_Vector, N_Vector) noexcept {
+  auto* s = static_cast<SolverBase*>(self);
+  const auto n = static_cast<Eigen::Index>(SM_ROWS_D(J));
+  Eigen::Map<Eigen::MatrixXd> out(SM_DATA_D(J), n, n);
+  Status st = s->model_->vector_field_jacobian(t, cview(y), out);
+  if (st == Status::ok && !out.allFinite()) st = Status::recoverable;
   if (st != Status::ok) s->rhs_status_ = st;
   return st == Status::ok ? 0 : st == Status::recoverable ? 1 : -1;
 }

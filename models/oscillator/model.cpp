@@ -19,7 +19,8 @@ GROUP       (R^2, +), abelian: exp = identity, dexpinv = identity, bracket 0.
 ACTION      translation a . (x, v) = (x + a1, v + a2) (lie::RnTranslation<2>); generator psi_*(xi)|_y = xi.
 GENERATOR   f(x, v) = F(x, v) = (v, -(d v + k x)/m): every Lie group method is its classical
             counterpart with the same tableau (RKMK = RK, CF/CG = RK with the same weights summed).
-EMBEDDING   state [x, v] in R^2; F as above.
+EMBEDDING   state [x, v] in R^2; F as above, with its exact Jacobian [[0, 1], [-k/m, -d/m]] for
+            implicit solvers.
 INVARIANTS  energy E = 1/2 m v^2 + 1/2 k x^2 (dE/dt = -d v^2: conserved for d = 0, decays for d > 0).
             Exact solution for every m > 0, d >= 0, k >= 0 (underdamped, critically damped, overdamped).
 PARAMETERS  m > 0 (mass), d >= 0 (damping), k >= 0 (stiffness), x0, v0 (initial position and velocity).
@@ -47,6 +48,11 @@ class Oscillator final : public Model {
     const auto [x, v] = damped_oscillator::flow(m_, d_, k_, x0_, v0_, t);
     y[0] = x;
     y[1] = v;
+    return Status::ok;
+  }
+  bool has_jacobian() const noexcept override { return true; }
+  Status jacobian(double, ConstVec, MatRef J) noexcept override {
+    J << 0.0, 1.0, -k_ / m_, -d_ / m_;
     return Status::ok;
   }
 

@@ -14,7 +14,8 @@ GROUP       SO(3); so(3) = R^3 with hat(w) v = w x v, bracket [a, b] = a x b.
 ACTION      left coadjoint action g . y = Ad*_{g^-1} y = g y; generator psi_*(xi)|_y = xi x y.
 GENERATOR   f(y) = -I^{-1} y, so that psi_*(f(y))|_y = y x I^{-1} y (Euler's equations). The thesis
             prints f = +I^{-1} y with a sign error (errata 2): that would reverse time.
-EMBEDDING   state [y1, y2, y3] in R^3; F(y) = y x I^{-1} y.
+EMBEDDING   state [y1, y2, y3] in R^3; F(y) = y x I^{-1} y; exact Jacobian dF/dy = hat(y) I^{-1} - hat(I^{-1} y)
+            for implicit solvers.
 INVARIANTS  energy H = 1/2 (y1^2/I1 + y2^2/I2 + y3^2/I3); norm = |y| (Casimir).
 PARAMETERS  principal moments of inertia I = (I1, I2, I3) > 0; initial momentum y0.
 SOURCE      thesis of E. Cokaj, Example 2 (1.2.3)-(1.2.5), Fig. 1.2, and Example 10.)";
@@ -32,6 +33,12 @@ class RigidBody final : public Model {
   void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
     out[0] = 0.5 * y.cwiseProduct(y).dot(inv_inertia_);
     out[1] = y.norm();
+  }
+  bool has_jacobian() const noexcept override { return true; }
+  Status jacobian(double, ConstVec y, MatRef J) noexcept override {
+    const Eigen::Vector3d v = y;
+    J = lie::SO3::hat(v) * inv_inertia_.asDiagonal() - lie::SO3::hat(inv_inertia_.cwiseProduct(v));
+    return Status::ok;
   }
 
  private:

@@ -40,6 +40,11 @@ class SpinningVector final : public Model {
     return Status::ok;
   }
   DaeFormulation* dae() noexcept override { return &dae_; }
+  bool has_jacobian() const noexcept override { return true; }
+  Status jacobian(double, ConstVec, MatRef J) noexcept override {
+    J << 0, -1, 0, 1, 0, 0, 0, 0, 0;  // F(y) = e3 x y = hat(e3) y
+    return Status::ok;
+  }
 
  private:
   Status do_generator(double, ConstVec, Vec xi) noexcept override {

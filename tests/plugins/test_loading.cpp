@@ -21,14 +21,15 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 TEST_CASE("broken plugins are reported and the good one still loads") {
   Registry r;
   r.load_directories({LIESIM_TEST_BROKEN_DIR});
-  // test_good and test_abi_minor_older load; the other six files fail.
-  REQUIRE(r.plugins().size() == 2);
+  // test_good, test_abi_minor_1 and test_abi_minor_older load; the other six files fail.
+  REQUIRE(r.plugins().size() == 3);
   const auto loaded = [&](const std::string& name) {
     return std::find_if(r.plugins().begin(), r.plugins().end(), [&](const LoadedPlugin& p) { return p.name == name; });
   };
   REQUIRE(loaded("test_good") != r.plugins().end());
   CHECK(loaded("test_good")->version == "1.2.3");
   CHECK(loaded("test_abi_minor_older") != r.plugins().end());
+  CHECK(loaded("test_abi_minor_1") != r.plugins().end());
   CHECK(r.failures().size() == 6);
 
   SUBCASE("not a shared library") {
@@ -137,17 +138,32 @@ TEST_CASE("search path: --plugin-path first, then LIESIM_PLUGIN_PATH, then the i
   CHECK(dirs[3].filename() == "plugins");
 }
 
-TEST_CASE("hooks added by ABI 1.1 are only used on models from plugins built for minor 1 or later") {
+TEST_CASE("hooks added by ABI 1.1 and 1.2 are only used on models from plugins built for that minor or later") {
+  static_assert(LIESIM_ABI_MINOR == 2, "update this test for the new minor's hooks");
   Registry r;
   r.load_directories({LIESIM_TEST_BROKEN_DIR, LIESIM_TEST_PLUGIN_DIR});
-  for (const auto& [model, visible] : std::vector<std::pair<std::string, bool>>{{"test_good", true}, {"test_abi_minor_older", false}}) {
-    CAPTURE(model);
+  struct Case {
+    const char* model;
+    int minor;
+  };
+  for (const Case c : {Case{"test_good", 2}, Case{"test_abi_minor_1", 1}, Case{"test_abi_minor_older", 0}}) {
+    CAPTURE(c.model);
+    CHECK(r.model(c.model).abi_minor == c.minor);
     RunRequest q;
-    q.model = model;
+    q.model = c.model;
     q.method = "rk4";
     q.step = 0.1;
     PreparedRun p = prepare_run(r, q);
-    REQUIRE(p.model->dae() != nullptr);  // both objects have it (built with today's headers) ...
-    CHECK((p.model->dae_formulation() != nullptr) == visible);  // ... but minor 0 promises none
+    // Every object has the hooks (built with today's headers) ...
+    REQUIRE(p.model->dae() != nullptr);
+    REQUIRE(p.model->has_jacobian());
+    // ... but a plugin built for an older minor promises none of the later ones.
+    CHECK((p.model->dae_formulation() != nullptr) == (c.minor >= 1));
+    CHECK(p.model->has_vector_field_jacobian() == (c.minor >= 2));
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, 3);
+    const Eigen::Vector3d y(1, 2, 3);
+    CHECK((p.model->vector_field_jacobian(0.0, y, J) == Status::ok) == (c.minor >= 2));
+    if (c.minor >= 2) CHECK(J(1, 0) == 1.0);
+    else CHECK(J.isZero());
   }
 }

@@ -121,6 +121,28 @@ class Model {
   /// The model's differential-algebraic formulation, or nullptr where it has none (ABI 1.1).
   virtual DaeFormulation* dae() noexcept { return nullptr; }
 
+  /// Whether the model provides the Jacobian of F for implicit solvers; with the non-virtual
+  /// wrappers below, solvers use the model's own Jacobian where it exists (ABI 1.2). Solvers call
+  /// has_vector_field_jacobian() and vector_field_jacobian(), not these hooks.
+  virtual bool has_jacobian() const noexcept { return false; }
+  /// J = dF/dy (t, y), n x n: the Jacobian of the embedded vector field, exact, for every y in R^n
+  /// where F is defined (solvers evaluate it off M too). Default: none (Status::fatal).
+  virtual Status jacobian(double t, ConstVec y, MatRef J) noexcept {
+    (void)t;
+    (void)y;
+    (void)J;
+    return Status::fatal;
+  }
+
+  /// Whether vector_field_jacobian() is available: has_jacobian() on objects from plugins built
+  /// for ABI minor >= 2 (an older plugin's vtable ends before that slot).
+  bool has_vector_field_jacobian() const noexcept;
+  /// J = dF/dy (t, y) through the model's hook; Status::fatal where there is none. (Solvers count
+  /// Jacobian evaluations in their statistics, Stats::jac_evals.)
+  Status vector_field_jacobian(double t, ConstVec y, MatRef J) noexcept {
+    return has_vector_field_jacobian() ? jacobian(t, y, J) : Status::fatal;
+  }
+
  private:
   std::unique_ptr<HomogeneousSpace> space_;
   Counters counters_;

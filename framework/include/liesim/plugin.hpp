@@ -17,7 +17,7 @@
 /// ABI minor: bumped when the host gains backward-compatible features (older plugins still load).
 /// 1.1: Model::dae() (the optional DaeFormulation hook for DAE solvers).
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 1
+#define LIESIM_ABI_MINOR 2
 #endif
 
 #define LIESIM_STR2(x) #x

@@ -8,5 +8,7 @@ namespace liesim {
 using ConstVec = Eigen::Ref<const Eigen::VectorXd>;
 /// Writable view of a contiguous vector of doubles.
 using Vec = Eigen::Ref<Eigen::VectorXd>;
+/// Writable view of a contiguous column-major matrix of doubles (a Jacobian).
+using MatRef = Eigen::Ref<Eigen::MatrixXd>;
 
 }  // namespace liesim
