@@ -42,9 +42,16 @@ class ImplicitRkFamily final : public IntegratorFamily {
     return out;
   }
 
-  std::vector<SettingSpec> options(const std::string&) const override {
-    return {{"newton_tol", "1e-13", "", "Newton stops when |dK| <= newton_tol (1 + |K|)"},
-            {"newton_max_iters", "20", "", "Newton iterations per step before the step fails (recoverable)"}};
+  std::vector<SettingSpec> options(const std::string& method) const override {
+    std::vector<SettingSpec> o{{"newton_tol", "1e-13", "", "Newton stops when |dK| <= newton_tol (1 + |K|)"},
+                               {"newton_max_iters", "20", "", "Newton iterations per step before the step fails (recoverable)"}};
+    const Entry* e = find(method);
+    if (e && !e->lie_group)
+      o.push_back({"jacobian", "auto", "",
+                   "Jacobian of the stage equations: auto (built from the model's exact dF/dy where it provides one, "
+                   "else forward differences), model (the model's; refused if it has none) or fd (forward differences): "
+                   "auto|model|fd"});
+    return o;
   }
 
   Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
@@ -52,7 +59,8 @@ class ImplicitRkFamily final : public IntegratorFamily {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("implicit_rk has no method '{}'", method));
       return new ImplicitRkStepper(*find_butcher(e->table), e->lie_group, options.positive("newton_tol"),
-                                   static_cast<int>(options.integer("newton_max_iters", 1, 1000)));
+                                   static_cast<int>(options.integer("newton_max_iters", 1, 1000)),
+                                   e->lie_group ? "fd" : options.choice("jacobian", {"auto", "model", "fd"}));
     } catch (const std::exception& ex) {
       error = ex.what();
       return nullptr;

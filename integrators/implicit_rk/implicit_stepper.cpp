@@ -6,13 +6,21 @@
 
 namespace liesim::implicit_rk {
 
-ImplicitRkStepper::ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters)
-    : tab_(tableau), lie_(lie_group), tol_(newton_tol), max_iters_(max_iters) {}
+ImplicitRkStepper::ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters,
+                                     std::string jacobian)
+    : tab_(tableau), lie_(lie_group), tol_(newton_tol), max_iters_(max_iters), jacobian_(std::move(jacobian)) {}
 
 Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
   try {
     model_ = &model;
     m_ = lie_ ? model.space().algebra_dim() : model.size();
+    model_jacobian_ = !lie_ && jacobian_ != "fd" && model.has_vector_field_jacobian();
+    if (!lie_ && jacobian_ == "model" && !model_jacobian_) {
+      error = "option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian() is "
+              "false); use jacobian=auto or jacobian=fd";
+      return Status::fatal;
+    }
+    JF_.setZero(model_jacobian_ ? m_ : 0, model_jacobian_ ? m_ : 0);
     const int N = tab_.stages * m_;
     K_.setZero(N);
     G_.setZero(N);
@@ -53,6 +61,34 @@ Status ImplicitRkStepper::residual(double t, double h, ConstVec y, ConstVec K, V
   return Status::ok;
 }
 
+Status ImplicitRkStepper::stage_jacobian(double t, double h, ConstVec y) noexcept {
+  Status s = Status::ok;
+  if (model_jacobian_) {
+    for (int i = 0; i < tab_.stages; ++i) {
+      u_.setZero();
+      for (int j = 0; j < tab_.stages; ++j)
+        if (tab_.A[i][j] != 0.0) u_.noalias() += (h * tab_.A[i][j]) * K_.segment(j * m_, m_);
+      Y_ = y + u_;
+      if ((s = model_->vector_field_jacobian(t + tab_.c[i] * h, Y_, JF_)) != Status::ok) return s;
+      for (int j = 0; j < tab_.stages; ++j) {
+        auto block = J_.block(i * m_, j * m_, m_, m_);
+        block = (-h * tab_.A[i][j]) * JF_;
+        if (i == j) block.diagonal().array() += 1.0;
+      }
+    }
+    return Status::ok;
+  }
+  const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+  for (int c = 0; c < static_cast<int>(K_.size()); ++c) {
+    const double delta = sqrt_eps * std::max(1.0, std::abs(K_[c]));
+    Kp_ = K_;
+    Kp_[c] += delta;
+    if ((s = residual(t, h, y, Kp_, Gp_)) != Status::ok) return s;
+    J_.col(c) = (Gp_ - G_) / delta;
+  }
+  return Status::ok;
+}
+
 Status ImplicitRkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec) noexcept {
   Status s = Status::ok;
   // Initial guess: every stage derivative equal to the one at y_n.
@@ -60,20 +96,12 @@ Status ImplicitRkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec) n
   else s = model_->vector_field(t, y, f_);
   if (s != Status::ok) return s;
   for (int i = 0; i < tab_.stages; ++i) K_.segment(i * m_, m_) = f_;
-  const int N = tab_.stages * m_;
-  const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
   Counters& counters = model_->counters();
   bool converged = false;
   for (int iter = 0; iter < max_iters_ && !converged; ++iter) {
     ++counters.newton_iters;
     if ((s = residual(t, h, y, K_, G_)) != Status::ok) return s;
-    for (int c = 0; c < N; ++c) {
-      const double delta = sqrt_eps * std::max(1.0, std::abs(K_[c]));
-      Kp_ = K_;
-      Kp_[c] += delta;
-      if ((s = residual(t, h, y, Kp_, Gp_)) != Status::ok) return s;
-      J_.col(c) = (Gp_ - G_) / delta;
-    }
+    if ((s = stage_jacobian(t, h, y)) != Status::ok) return s;
     lu_.compute(J_);
     dK_ = lu_.solve(G_);
     if (!dK_.allFinite()) break;

@@ -1,10 +1,12 @@
 // Implicit Runge–Kutta steps, classical (in R^n) or Munthe-Kaas (in the Lie algebra), solved by
-// Newton's method with a finite-difference Jacobian of the stage equations.
+// Newton's method on the stage equations.
 #pragma once
 #include <liesim/integrator.hpp>
 #include <liesim/tableau.hpp>
 
 #include <Eigen/LU>
+
+#include <string>
 
 namespace liesim::implicit_rk {
 
@@ -14,10 +16,13 @@ namespace liesim::implicit_rk {
 /// Lie group (implicit RKMK [Munthe-Kaas 1999]): u_i = h sum_j a_ij K_j,
 /// K_i = dexpinv_{u_i}(f(t + c_i h, exp(u_i) . y_n)), y_{n+1} = exp(h sum_i b_i K_i) . y_n.
 /// The stage equations G(K) = K - Phi(K) = 0 (s m unknowns, m = n or d) are solved by Newton's
-/// method; the Jacobian is a forward-difference approximation, recomputed every iteration.
+/// method with the Jacobian recomputed every iteration: for classical methods on a model with an
+/// exact dF/dy (Model::has_vector_field_jacobian), dG_i/dK_j = delta_ij I - h a_ij dF/dy(Y_i);
+/// otherwise a forward-difference approximation of dG/dK.
 class ImplicitRkStepper final : public Stepper {
  public:
-  ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters);
+  /// jacobian: "auto" (the model's where it has one, else fd), "model" or "fd" (classical methods).
+  ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters, std::string jacobian);
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
@@ -25,15 +30,19 @@ class ImplicitRkStepper final : public Stepper {
 
  private:
   Status residual(double t, double h, ConstVec y, ConstVec K, Vec G) noexcept;
+  /// J_ = dG/dK at K_: from the model's dF/dy, or by forward differences (G_ = G(K_) given).
+  Status stage_jacobian(double t, double h, ConstVec y) noexcept;
 
   const ButcherTableau& tab_;
   bool lie_;
   double tol_;
   int max_iters_;
+  std::string jacobian_;      // option jacobian
+  bool model_jacobian_ = false;  // this run builds dG/dK from the model's dF/dy
   Model* model_ = nullptr;
   int m_ = 0;  // unknowns per stage
   Eigen::VectorXd K_, G_, Gp_, Kp_, dK_, u_, f_, Y_, k_;
-  Eigen::MatrixXd J_;
+  Eigen::MatrixXd J_, JF_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   std::string error_;
 };

@@ -1,5 +1,6 @@
 // Models that provide the Jacobian of their vector field (ABI 1.2): the Jacobian against finite
-// differences, and SUNDIALS' Newton iterations using it (option jacobian = auto | model | dq).
+// differences, and the Newton iterations using it: SUNDIALS' (option jacobian = auto | model | dq)
+// and implicit_rk's classical Gauss methods (option jacobian = auto | model | fd).
 #include <support/fixtures.hpp>
 #include <support/plugins.hpp>
 
@@ -98,4 +99,34 @@ TEST_CASE("jacobian=model on a model without a Jacobian is refused before the ru
   // Methods without a Newton iteration have no such option.
   const std::string none = test::error_of([] { test::run("oscillator", {}, "arkode_erk", 1.0, 0, 1e-6, 1e-6, {{"jacobian", "dq"}}); });
   CHECK(none.find("unknown option 'jacobian'") != std::string::npos);
+}
+
+TEST_CASE("implicit_rk builds its stage Jacobian from the model's dF/dy: the same steps with fewer F evaluations") {
+  for (const std::string method : {"implicit_midpoint", "gauss4"}) {
+    CAPTURE(method);
+    const auto own = test::run("rigid_body", {}, method, 10.0, 0.1, 0, 0, {{"jacobian", "model"}});
+    const auto fd = test::run("rigid_body", {}, method, 10.0, 0.1, 0, 0, {{"jacobian", "fd"}});
+    const auto automatic = test::run("rigid_body", {}, method, 10.0, 0.1);
+    CHECK(automatic.y == own.y);                  // auto takes the model's Jacobian
+    CHECK(test::max_diff(own.y, fd.y) < 1e-12);   // both converge to the same stage solution
+    const int s = method == "gauss4" ? 2 : 1;
+    // Per Newton iteration: s F evaluations for the residual, plus s * (s n) more for forward
+    // differences (n = 3); none with the model's Jacobian.
+    CHECK(own.stats.counters.F_evals == own.stats.counters.newton_iters * s + own.stats.steps);
+    CHECK(fd.stats.counters.F_evals == fd.stats.counters.newton_iters * s * (1 + 3 * s) + fd.stats.steps);
+    MESSAGE(method << ": Newton iterations " << own.stats.counters.newton_iters << " (model Jacobian) and "
+                   << fd.stats.counters.newton_iters << " (differences); F evaluations " << own.stats.counters.F_evals
+                   << " and " << fd.stats.counters.F_evals);
+  }
+  // On the stiff oscillator, gauss4 with the exact Jacobian against the exact solution (order 4, A-stable).
+  const Params stiff{{"m", "1"}, {"d", "10001"}, {"k", "10000"}, {"x0", "1"}, {"v0", "0"}};
+  Eigen::VectorXd exact(2);
+  REQUIRE(test::make_model("oscillator", stiff)->exact_solution(2.0, exact) == Status::ok);
+  const auto g = test::run("oscillator", stiff, "gauss4", 2.0, 0.01);
+  CHECK(test::max_diff(g.y, exact) < 1e-8);
+  // jacobian=model needs a model with one; Lie group methods have no such option.
+  CHECK(test::error_of([] { test::run("pendulum_chain", {}, "gauss4", 1.0, 0.1, 0, 0, {{"jacobian", "model"}}); })
+            .find("option jacobian=model: this model provides no Jacobian") != std::string::npos);
+  CHECK(test::error_of([] { test::run("rigid_body", {}, "rkmk_gauss4", 1.0, 0.1, 0, 0, {{"jacobian", "fd"}}); })
+            .find("unknown option 'jacobian'") != std::string::npos);
 }
