@@ -44,6 +44,7 @@ EMBEDDING   tso3:        [Q11 Q12 Q13 Q21 .. Q33 (Q row-major), pi_x pi_y pi_z] 
             F (coded directly, equal to psi_*(f(y))|_y): Q' = hat(omega) Q, pi' = tau;
             Pi' = Pi x Omega + m|g| Gamma x c, Gamma' = Gamma x Omega;
             quadratic: Q' = hat(omega) Q, pi' = -u x Q p, p' = 0, q' = p - Q^T u.
+            Exact Jacobian dF/dy (every formulation) for implicit solvers.
 INVARIANTS  energy (J) = 1/2 Omega . I Omega - m g . (Q c)    [tso3; as 1/2 Pi . I^-1 Pi with Pi = Q^T pi]
                        = 1/2 Pi . I^-1 Pi + m|g| Gamma . c      [lie_poisson]
                        = 1/2 Pi . I^-1 Pi - p . (Q^T u)         [quadratic; = the same at p = p(0)]
@@ -170,6 +171,13 @@ class HeavyTop final : public Model {
     return rotation_violation(Eigen::Map<const RowMajor3>(y.data()), "Q");
   }
 
+  bool has_jacobian() const noexcept override { return true; }
+  /// Column c of dF/dy is the exact derivative of F in the direction of the unit vector e_c.
+  Status jacobian(double, ConstVec y, MatRef J) noexcept override {
+    for (Eigen::Index c = 0; c < y.size(); ++c) directional_derivative(y, c, J.col(c));
+    return Status::ok;
+  }
+
  private:
   /// omega = Q I^-1 Q^T pi from the (Q, pi) part of a tso3 / quadratic state.
   Eigen::Vector3d spatial_omega(const Eigen::Map<const RowMajor3>& Q, const Eigen::Vector3d& pi) const {
@@ -199,6 +207,40 @@ class HeavyTop final : public Model {
       }
     }
     return Status::ok;
+  }
+
+  /// dF = (d/ds) F(y + s e_c) at s = 0, from the formulas of do_vector_field (linear in e_c).
+  template <class Column>
+  void directional_derivative(ConstVec y, Eigen::Index c, Column&& dF) const noexcept {
+    dF.setZero();
+    if (f_ == Formulation::lie_poisson) {
+      const Eigen::Vector3d Pi = y.head<3>(), G = y.tail<3>();
+      Eigen::Vector3d dPi = Eigen::Vector3d::Zero(), dG = Eigen::Vector3d::Zero();
+      (c < 3 ? dPi[c] : dG[c - 3]) = 1.0;
+      const Eigen::Vector3d Omega = ph_.inv_inertia * Pi, dOmega = ph_.inv_inertia * dPi;
+      dF.template head<3>() = dPi.cross(Omega) + Pi.cross(dOmega) + ph_.weight * dG.cross(ph_.com);
+      dF.template tail<3>() = dG.cross(Omega) + G.cross(dOmega);
+      return;
+    }
+    const Eigen::Map<const RowMajor3> Q(y.data());
+    const Eigen::Vector3d pi = y.segment<3>(9);
+    Eigen::Matrix3d dQ = Eigen::Matrix3d::Zero();
+    Eigen::Vector3d dpi = Eigen::Vector3d::Zero(), dp = Eigen::Vector3d::Zero();
+    if (c < 9) dQ(c / 3, c % 3) = 1.0;  // row-major, as the state
+    else if (c < 12) dpi[c - 9] = 1.0;
+    else if (c < 15) dp[c - 12] = 1.0;  // (components 15-17, q, do not enter F)
+    // omega = Q D Q^T pi: d omega = dQ D Q^T pi + Q D dQ^T pi + Q D Q^T dpi.
+    const Eigen::Vector3d omega = spatial_omega(Q, pi);
+    const Eigen::Vector3d domega = dQ * (ph_.inv_inertia * (Q.transpose() * pi)) +
+                                   Q * (ph_.inv_inertia * (dQ.transpose() * pi + Q.transpose() * dpi));
+    Eigen::Map<RowMajor3>(dF.data()) = lie::SO3::hat(domega) * Q + lie::SO3::hat(omega) * dQ;
+    if (f_ == Formulation::tso3) {
+      dF.template segment<3>(9) = (dQ * ph_.com).cross(ph_.mg);
+    } else {
+      const Eigen::Vector3d p = y.segment<3>(12);
+      dF.template segment<3>(9) = -ph_.up.cross(dQ * p + Q * dp);
+      dF.template segment<3>(15) = dp - dQ.transpose() * ph_.up;
+    }
   }
 
   Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {

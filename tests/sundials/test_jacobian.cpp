@@ -37,8 +37,13 @@ TEST_CASE("the models' Jacobians equal finite differences of F, also off the man
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-2.0, 2.0);
   for (const auto& [name, params] : std::vector<std::pair<std::string, Params>>{
-           {"oscillator", {{"m", "2"}, {"d", "0.3"}, {"k", "50"}}}, {"rigid_body", {{"I", "2,1.5,1"}}}}) {
+           {"oscillator", {{"m", "2"}, {"d", "0.3"}, {"k", "50"}}},
+           {"rigid_body", {{"I", "2,1.5,1"}}},
+           {"heavy_top", {{"formulation", "tso3"}}},
+           {"heavy_top", {{"formulation", "lie_poisson"}}},
+           {"heavy_top", {{"formulation", "quadratic"}}}}) {
     CAPTURE(name);
+    CAPTURE(params.begin()->second);
     auto m = test::make_model(name, params);
     REQUIRE(m->has_vector_field_jacobian());
     for (int trial = 0; trial < 5; ++trial) {
