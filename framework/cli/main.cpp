@@ -20,7 +20,8 @@ constexpr const char* usage = R"(usage:
 global options (before or after the command):
   --plugin-path DIR    also load plugins from DIR (repeatable; LIESIM_PLUGIN_PATH is colon-separated)
   --help               this text
-exit status: 0 success; 1 error (the message says what and how to fix it); 2 bad usage;
+exit status: 0 success; 1 error, bad options included (the message says what and how to fix it);
+  2 no command or an unknown command;
   3 a study finished, but some of its runs failed (all results and outputs are written)
 )";
 

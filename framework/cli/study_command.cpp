@@ -61,7 +61,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       if (done == total) fmt::print(stderr, "\n");
     } else {
       fmt::print(stderr, "[{}/{}] {} {} {}: {}{}\n", done, total, r.case_name, r.integrator,
-                 r.step > 0 ? fmt::format("h={}", r.step) : fmt::format("tol={}", r.tolerance), r.status,
+                 r.step > 0 ? fmt::format("h={}", r.step) : r.tolerance > 0 ? fmt::format("tol={}", r.tolerance) : "(no step: matched run not made)", r.status,
                  r.status == "ok" ? fmt::format(", error {:.2e}", r.error_final) : " (" + r.error + ")");
     }
   };

@@ -168,10 +168,15 @@ def sweeps(out, rows):
         # One line per method and setting; a matched constant step (match_steps_of, match_error_of)
         # counts as one setting although h differs from case to case.
         def matched_setting(r):
-            for tag, what in (("|match|", "same steps"), ("|match_error|", "same error")):
+            # "<group>|<case>|<method>|match|<matched run id>": one line per setting of the matched
+            # adaptive runs ("same error as tol=1e-06"), whatever the case.
+            for tag, what in (("|match|", "same steps as"), ("|match_error|", "same error as")):
                 if tag in r["run_id"]:
-                    return what
+                    fields = r["run_id"].split(tag, 1)[1].split("|")
+                    setting_of_matched = f"{fields[3]}={fields[4].split(';')[0]}" if len(fields) >= 5 else "?"
+                    return f"{what} {setting_of_matched}"
             return setting(r)
+
         settings_of = {}
         for _, r in items:
             settings_of.setdefault(label(r), set()).add(matched_setting(r))

@@ -49,9 +49,15 @@ class ImplicitRkFamily final : public IntegratorFamily {
     if (e && !e->lie_group)
       o.push_back({"jacobian", "auto", "",
                    "Jacobian of the stage equations: auto (built from the model's exact dF/dy where it provides one, "
-                   "else forward differences), model (the model's; refused if it has none) or fd (forward differences): "
-                   "auto|model|fd"});
+                   "else forward differences), model (the model's; refused if it has none) or fd (forward differences; dq "
+                   "is the same, SUNDIALS' name): auto|model|fd|dq"});
     return o;
+  }
+
+  /// Option jacobian, with SUNDIALS' spelling dq accepted for fd (a study may set one value for both families).
+  static std::string jacobian_option(const Settings& options) {
+    const std::string j = options.choice("jacobian", {"auto", "model", "fd", "dq"});
+    return j == "dq" ? "fd" : j;
   }
 
   Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
@@ -60,7 +66,7 @@ class ImplicitRkFamily final : public IntegratorFamily {
       if (!e) throw Error(fmt::format("implicit_rk has no method '{}'", method));
       return new ImplicitRkStepper(*find_butcher(e->table), e->lie_group, options.positive("newton_tol"),
                                    static_cast<int>(options.integer("newton_max_iters", 1, 1000)),
-                                   e->lie_group ? "fd" : options.choice("jacobian", {"auto", "model", "fd"}));
+                                   e->lie_group ? "fd" : jacobian_option(options));
     } catch (const std::exception& ex) {
       error = ex.what();
       return nullptr;
@@ -72,5 +78,5 @@ class ImplicitRkFamily final : public IntegratorFamily {
 
 }  // namespace liesim::implicit_rk
 
-LIESIM_PLUGIN(integrator, "implicit_rk", "0.1.0", "implicit Gauss methods, classical and Lie group (implicit RKMK)",
+LIESIM_PLUGIN(integrator, "implicit_rk", "0.2.0", "implicit Gauss methods, classical and Lie group (implicit RKMK)",
               liesim::implicit_rk::ImplicitRkFamily)

@@ -16,8 +16,8 @@ Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
     m_ = lie_ ? model.space().algebra_dim() : model.size();
     model_jacobian_ = !lie_ && jacobian_ != "fd" && model.has_vector_field_jacobian();
     if (!lie_ && jacobian_ == "model" && !model_jacobian_) {
-      error = "option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian() is "
-              "false); use jacobian=auto or jacobian=fd";
+      error = "option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian(), "
+              "ABI 1.2); use jacobian=auto or jacobian=fd";
       return Status::fatal;
     }
     JF_.setZero(model_jacobian_ ? m_ : 0, model_jacobian_ ? m_ : 0);

@@ -30,9 +30,9 @@ struct Entry {
 
 constexpr std::array<Entry, 7> entries{{
     {"cvode_bdf", Method::cvode_bdf,
-     "CVODE: variable-order BDF (orders 1-5), Newton iteration, dense linear solver, difference-quotient Jacobian", 5},
+     "CVODE: variable-order BDF (orders 1-5), Newton iteration, dense linear solver, the model's Jacobian or difference quotients", 5},
     {"cvode_adams", Method::cvode_adams,
-     "CVODE: variable-order Adams-Moulton (orders 1-12), Newton iteration, dense linear solver, DQ Jacobian", 12},
+     "CVODE: variable-order Adams-Moulton (orders 1-12), Newton iteration, dense linear solver, the model's Jacobian or difference quotients", 12},
     {"cvode_adams_fixedpoint", Method::cvode_adams_fixedpoint,
      "CVODE: variable-order Adams-Moulton (orders 1-12) with fixed-point iteration (no Jacobian, non-stiff)", 12},
     {"cvode_bdf_proj", Method::cvode_bdf_proj,
@@ -139,7 +139,8 @@ class SundialsFamily final : public IntegratorFamily {
     if (uses_newton(e->method))
       o.push_back({"jacobian", "auto", "",
                    "Jacobian of the Newton iteration: auto (the model's own where it provides one, else SUNDIALS' difference "
-                   "quotients), model (the model's; refused if it has none) or dq (difference quotients): auto|model|dq"});
+                   "quotients), model (the model's; refused if it has none) or dq (difference quotients; fd is the same, implicit_rk's "
+                   "name): auto|model|dq|fd"});
     if (e->method == Method::cvode_adams_fixedpoint)
       o.push_back({"fixedpoint_accel", "0", "", "Anderson acceleration depth m of the fixed-point iteration (0 = plain iteration)"});
     if (e->method == Method::cvode_bdf_proj)
@@ -176,7 +177,10 @@ class SundialsFamily final : public IntegratorFamily {
       if (is_cvode(e->method) || e->method == Method::ida)
         o.max_order = s.integer("max_order", std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
       if (e->method == Method::cvode_adams_fixedpoint) o.fixedpoint_accel = s.integer("fixedpoint_accel", 0, 1000);
-      if (uses_newton(e->method)) o.jacobian = s.choice("jacobian", {"auto", "model", "dq"});
+      if (uses_newton(e->method)) {
+        o.jacobian = s.choice("jacobian", {"auto", "model", "dq", "fd"});
+        if (o.jacobian == "fd") o.jacobian = "dq";
+      }
       if (e->method == Method::cvode_bdf_proj) o.proj_err_est = boolean(s, "proj_err_est");
       if (e->method == Method::arkode_dirk) o.fixed_step_tol = s.positive("fixed_step_tol");
       if (e->method == Method::ida) {
@@ -210,6 +214,6 @@ class SundialsFamily final : public IntegratorFamily {
 
 }  // namespace liesim::sundials
 
-LIESIM_PLUGIN(integrator, "sundials", "0.1.0",
+LIESIM_PLUGIN(integrator, "sundials", "0.2.0",
               "SUNDIALS 6.4 CVODE, ARKODE and IDA solvers (BDF, Adams, projection, ERK, DIRK; BDF on DAE formulations)",
               liesim::sundials::SundialsFamily)

@@ -104,8 +104,8 @@ bool SolverBase::use_model_jacobian(const Model& model) const {
   if (opt_.jacobian == "dq") return false;
   const bool has = model.has_vector_field_jacobian();
   if (opt_.jacobian == "model" && !has)
-    throw Error("option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian() is "
-                "false); use jacobian=auto or jacobian=dq (SUNDIALS' difference quotients)");
+    throw Error("option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian(), "
+                "ABI 1.2); use jacobian=auto or jacobian=dq (SUNDIALS' difference quotients)");
   return has;
 }
 

@@ -391,5 +391,5 @@ class HeavyTopType final : public ModelTypeBase<HeavyTopType> {
 
 }  // namespace liesim::heavy_top
 
-LIESIM_PLUGIN(model, "heavy_top", "0.1.0", "heavy top: T*SO(3), se(3)* Lie–Poisson or quadratic formulation",
+LIESIM_PLUGIN(model, "heavy_top", "0.2.0", "heavy top: T*SO(3), se(3)* Lie–Poisson or quadratic formulation",
               liesim::heavy_top::HeavyTopType)

@@ -94,5 +94,5 @@ class OscillatorType final : public ModelTypeBase<OscillatorType> {
 
 }  // namespace liesim::oscillator
 
-LIESIM_PLUGIN(model, "oscillator", "0.1.0", "damped linear oscillator in R^2 (test equation of seed 003)",
+LIESIM_PLUGIN(model, "oscillator", "0.2.0", "damped linear oscillator in R^2 (test equation of seed 003)",
               liesim::oscillator::OscillatorType)

@@ -77,4 +77,4 @@ class RigidBodyType final : public ModelTypeBase<RigidBodyType> {
 
 }  // namespace liesim::rigid_body
 
-LIESIM_PLUGIN(model, "rigid_body", "0.1.0", "free rigid body on so(3)* under SO(3)", liesim::rigid_body::RigidBodyType)
+LIESIM_PLUGIN(model, "rigid_body", "0.2.0", "free rigid body on so(3)* under SO(3)", liesim::rigid_body::RigidBodyType)

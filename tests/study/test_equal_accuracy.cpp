@@ -63,8 +63,28 @@ TEST_CASE("an unreachable target names max_steps; a bad target is refused") {
     (void)steps_for_error([](long n) { return 1.0 / static_cast<double>(n); }, 10, 1, 1e-9, 1000);
     FAIL("expected an error");
   } catch (const liesim::Error& e) {
-    CHECK(std::string(e.what()).find("1000 equal steps (max_steps)") != std::string::npos);
+    CHECK(std::string(e.what()).find("1000 equal steps (max_steps) give error 0.001, above the target 1e-09; raise the option max_steps") != std::string::npos);
   }
   CHECK_THROWS_AS(steps_for_error([](long) { return 1.0; }, 10, 1, 0.0, 1000), liesim::Error);
   CHECK_THROWS_AS(steps_for_error([](long) { return 1.0; }, 10, 1, std::numeric_limits<double>::infinity(), 1000), liesim::Error);
+}
+
+TEST_CASE("an error that levels off above the target, or runs that all fail, end the search with the reason") {
+  // Round-off (or a reference's own error) as a floor at 1e-9: the target 5e-10 cannot be reached.
+  int calls = 0;
+  try {
+    (void)steps_for_error([&](long n) { ++calls; return std::max(3.0 * std::pow(static_cast<double>(n), -4.0), 1e-9); }, 10, 4,
+                          5e-10, 1000000);
+    FAIL("expected an error");
+  } catch (const liesim::Error& e) {
+    CHECK(std::string(e.what()).find("the error levels off at about 1e-09") != std::string::npos);
+  }
+  CHECK(calls <= 12);  // a few runs past the floor, not a crawl to max_steps
+  // Every run fails (e.g. Newton never converges): said as such, not "raise max_steps".
+  try {
+    (void)steps_for_error([](long) { return std::numeric_limits<double>::infinity(); }, 10, 4, 1e-6, 100000);
+    FAIL("expected an error");
+  } catch (const liesim::Error& e) {
+    CHECK(std::string(e.what()).find("every run failed, from 10 up to 100000 equal steps") != std::string::npos);
+  }
 }

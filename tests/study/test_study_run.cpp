@@ -111,8 +111,9 @@ TEST_CASE("--jobs 1 and --jobs 2 give identical results apart from timings") {
   fs::remove_all(d);
 }
 
-// A study whose fifth run is long (50,000 steps) and whose others take milliseconds: a SIGKILL sent
-// once four rows are in results.csv lands inside the long run on any machine.
+// A study whose fifth run uses the test plugin test_blocking_euler (tests/study/blocking_euler.cpp),
+// which waits in its first step while LIESIM_TEST_BLOCK_DIR is set: the SIGKILL lands inside that
+// run, with exactly four rows written, on any machine and under any load.
 const char* cut_study = R"(name = "cut"
 [reference]
 integrator = "rkmk5"
@@ -126,14 +127,16 @@ parameters = { q0 = "0.7071067811865476,0,0.7071067811865476,0,1,0", w0 = "0,1,0
 integrators = ["rkmk4", "rk4"]
 steps = [0.05, 0.025]
 [[runs]]
-name = "long"
-integrators = ["rk4"]
-steps = [2e-5]
+name = "blocking"
+integrators = ["test_blocking_euler"]
+steps = [0.01]
 [[runs]]
 name = "after"
 integrators = ["cf4"]
 steps = [0.05, 0.025]
 )";
+
+const std::string study_plugins = std::string(" --plugin-path ") + LIESIM_TEST_STUDY_PLUGIN_DIR + " ";
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
@@ -148,21 +151,23 @@ TEST_CASE("a study killed during a run resumes and ends with the same results") 
   REQUIRE(pid >= 0);
   if (pid == 0) {
     setenv("LIESIM_PLUGIN_PATH", "", 1);
-    execl(liesim_exe.c_str(), liesim_exe.c_str(), "study", f.c_str(), "--jobs", "1", "--out", (d / "cut").c_str(), static_cast<char*>(nullptr));
+    setenv("LIESIM_TEST_BLOCK_DIR", d.c_str(), 1);
+    execl(liesim_exe.c_str(), liesim_exe.c_str(), "--plugin-path", LIESIM_TEST_STUDY_PLUGIN_DIR, "study", f.c_str(), "--jobs", "1",
+          "--out", (d / "cut").c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  int rows = 0;
-  for (int i = 0; i < 6000 && rows < 4; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (fs::exists(results)) rows = static_cast<int>(liesim::test::read_table(results).rows.size());
-  }
+  // Wait until the fifth run is blocked in its first step (at most a minute), then kill.
+  for (int i = 0; i < 12000 && !fs::exists(d / "blocked"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const bool blocked = fs::exists(d / "blocked");
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
-  const int before = static_cast<int>(liesim::test::read_table(results).rows.size());
-  REQUIRE(before == 4);  // killed inside the long fifth run
-  REQUIRE(run("study " + f.string() + " --jobs 2 --resume --out " + (d / "cut").string()) == 0);
-  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "full").string()) == 0);
+  REQUIRE(blocked);
+  CHECK(WIFSIGNALED(status));
+  REQUIRE(liesim::test::read_table(results).rows.size() == 4);  // the four runs before the blocked one
+  REQUIRE(run(study_plugins + "study " + f.string() + " --jobs 2 --resume --out " + (d / "cut").string()) == 0);
+  REQUIRE(run(study_plugins + "study " + f.string() + " --jobs 2 --out " + (d / "full").string()) == 0);
+  CHECK(liesim::test::read_table(results).rows.size() == 7);
   CHECK(liesim::test::same_results(results, d / "full" / "results.csv"));
   CHECK(read_text(d / "cut" / "report.md").find("4 taken from an interrupted earlier execution") != std::string::npos);
   fs::remove_all(d);
@@ -285,7 +290,52 @@ match_error_of = "variable"
   // The sweep plot is labelled with the swept key and one line per matched method.
   const std::string svg = read_text(d / "out" / "plots" / "sweep_osc.svg");
   CHECK(svg.find("sweep over k") != std::string::npos);
-  CHECK(svg.find("rk4 (constant)") != std::string::npos);
+  // One line per matched tolerance, not one line zig-zagging between them.
+  CHECK(svg.find("rk4 (constant) same error as tol=1e-06") != std::string::npos);
+  CHECK(svg.find("rk4 (constant) same error as tol=1e-09") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("match_error_of: a target within the reference's accuracy fails that row with the reason; solvers with their own steps are refused") {
+  const fs::path d = fresh_dir("equal_error_floor");
+  // A loose reference (rk4, h = 0.05: accuracy estimate ~1e-6) cannot judge an error of ~1e-10.
+  const std::string text = R"(name = "floor"
+[reference]
+integrator = "rk4"
+step = 0.05
+[[case]]
+name = "osc"
+model = "oscillator"
+t_end = 5.0
+[[runs]]
+name = "variable"
+integrators = ["dopri45"]
+tolerances = [1e-3, 1e-12]
+[[runs]]
+name = "constant"
+integrators = ["rk4"]
+match_error_of = "variable"
+)";
+  const fs::path f = write_study(d, text);
+  CHECK(run("study " + f.string() + " --jobs 2 --out " + (d / "out").string()) == 3);
+  const auto t = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(t.rows.size() == 4);
+  auto cell = [&](std::size_t row, const char* col) { return t.rows[row][t.column(col)]; };
+  CHECK(cell(2, "status") == "ok");  // the tol 1e-3 run's error is far above the reference's accuracy
+  CHECK(cell(3, "status") == "failed");
+  CHECK(cell(3, "error_message").find("within 10x the reference's accuracy estimate") != std::string::npos);
+  CHECK(cell(3, "step").empty());  // no run was made with a matched step
+  const auto orders = liesim::test::read_table(d / "out" / "orders.csv");
+  CHECK(orders.rows.empty());  // two matched rows, one without a step: no order fit
+  // A self-controlled solver cannot take the matched constant step: refused before anything runs.
+  const std::string rk4 = "integrators = [\"rk4\"]";
+  const fs::path g = write_study(d, std::string(text).replace(text.find(rk4), rk4.size(), "integrators = [\"arkode_erk\"]"));
+  const fs::path log = d / "refused.log";
+  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " study " + g.string() + " --out " +
+                                  (d / "out2").string() + " > " + log.string() + " 2>&1").c_str());
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(read_text(log).find("'arkode_erk' controls its own steps and cannot run a matched constant step") != std::string::npos);
+  CHECK_FALSE(fs::exists(d / "out2" / "results.csv"));
   fs::remove_all(d);
 }
 

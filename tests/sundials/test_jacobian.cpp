@@ -100,7 +100,13 @@ TEST_CASE("jacobian=model on a model without a Jacobian is refused before the ru
   const std::string what = test::error_of([] { test::run("pendulum_chain", {}, "cvode_bdf", 1.0, 0, 1e-6, 1e-6, {{"jacobian", "model"}}); });
   CHECK(what.find("option jacobian=model: this model provides no Jacobian") != std::string::npos);
   const std::string bad = test::error_of([] { test::run("oscillator", {}, "cvode_bdf", 1.0, 0, 1e-6, 1e-6, {{"jacobian", "exact"}}); });
-  CHECK(bad.find("'exact' is not one of: auto, model, dq") != std::string::npos);
+  CHECK(bad.find("'exact' is not one of: auto, model, dq, fd") != std::string::npos);
+  // Both families take both spellings of "differences", so one study-wide option serves both.
+  CHECK(test::run("oscillator", {}, "cvode_bdf", 1.0, 0, 1e-6, 1e-6, {{"jacobian", "fd"}}).stats.rhs_evals_jac > 0);
+  const auto gauss_dq = test::run("rigid_body", {}, "gauss4", 1.0, 0.1, 0, 0, {{"jacobian", "dq"}});
+  const auto gauss_fd = test::run("rigid_body", {}, "gauss4", 1.0, 0.1, 0, 0, {{"jacobian", "fd"}});
+  CHECK(gauss_dq.y == gauss_fd.y);
+  CHECK(gauss_dq.stats.counters.F_evals == gauss_fd.stats.counters.F_evals);
   // Methods without a Newton iteration have no such option.
   const std::string none = test::error_of([] { test::run("oscillator", {}, "arkode_erk", 1.0, 0, 1e-6, 1e-6, {{"jacobian", "dq"}}); });
   CHECK(none.find("unknown option 'jacobian'") != std::string::npos);

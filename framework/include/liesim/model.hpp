@@ -137,8 +137,9 @@ class Model {
   /// Whether vector_field_jacobian() is available: has_jacobian() on objects from plugins built
   /// for ABI minor >= 2 (an older plugin's vtable ends before that slot).
   bool has_vector_field_jacobian() const noexcept;
-  /// J = dF/dy (t, y) through the model's hook; Status::fatal where there is none. (Solvers count
-  /// Jacobian evaluations in their statistics, Stats::jac_evals.)
+  /// J = dF/dy (t, y) through the model's hook; Status::fatal where there is none. (SUNDIALS
+  /// solvers report their Jacobian evaluations as Stats::jac_evals; the kernel-driven implicit_rk
+  /// makes s of them per Newton iteration, Stats::nonlinear_iters, and reports no jac_evals.)
   Status vector_field_jacobian(double t, ConstVec y, MatRef J) noexcept {
     return has_vector_field_jacobian() ? jacobian(t, y, J) : Status::fatal;
   }

@@ -16,6 +16,7 @@
 #endif
 /// ABI minor: bumped when the host gains backward-compatible features (older plugins still load).
 /// 1.1: Model::dae() (the optional DaeFormulation hook for DAE solvers).
+/// 1.2: Model::has_jacobian() and Model::jacobian() (the optional exact Jacobian of F).
 #ifndef LIESIM_ABI_MINOR
 #define LIESIM_ABI_MINOR 2
 #endif

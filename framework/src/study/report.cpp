@@ -188,7 +188,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
         }
       }
       o << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3g} |\n", r.integrator,
-                       r.step > 0 ? fmt::format("h = {:.6g}", r.step) : fmt::format("tol = {:.3g}", r.tolerance),
+                       r.step > 0 ? fmt::format("h = {:.6g}", r.step) : r.tolerance > 0 ? fmt::format("tol = {:.3g}", r.tolerance) : "–",
                        r.status == "ok" ? "ok" : "failed: " + r.error.substr(0, 80),
                        std::isnan(r.error_final) ? "–" : fmt::format("{:.2e}", r.error_final), r.stats.steps,
                        r.stats.rejected_steps, r.stats.counters.f_evals + r.stats.counters.F_evals, r.stats.counters.exps,

@@ -131,6 +131,10 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
                               item.integrator, item.group->name, item.group->line, e.what()));
     }
     const PreparedRun& p = prepared.back();
+    if (item.matched >= 0 && p.method.self_controlled)
+      throw Error(fmt::format("{}:{}: [[runs]] '{}': '{}' controls its own steps and cannot run a matched constant step "
+                              "(match_{}_of needs a kernel-driven fixed-step method such as rkmk5 or rk4)",
+                              study.file, item.group->line, item.group->name, item.integrator, item.group->match));
     for (const auto& [k, v] : p.parameters.values()) params.insert(k);
     for (const auto& [k, v] : p.options.values()) options.insert(k);
     for (const auto& [k, v] : p.control.values()) options.insert(k);
@@ -255,24 +259,33 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       const Reference& ref = result.references.at(item.case_spec->name);
       const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
       const double span = p.spec.t_end - p.spec.t0;
+      std::string last_failure;  // why the last failed run of the search failed
       auto error_with = [&](long n) {
         p.spec.step = span / static_cast<double>(n);
         NullObserver null;
         try {
           return (execute(p, null).y - yref).norm();
-        } catch (const RunFailure&) {
+        } catch (const RunFailure& f) {
+          last_failure = fmt::format("{} steps: {}", n, f.what());
           return std::numeric_limits<double>::infinity();
         }
       };
+      const double target = matched_error[item.index];
       try {
+        // An error within the reference's own accuracy says nothing about the method.
+        if (target <= 10.0 * ref.accuracy)
+          throw Error(fmt::format("the target is within 10x the reference's accuracy estimate {:.3g}; tighten the "
+                                  "[reference] (smaller step or tolerances)", ref.accuracy));
         const long n0 = std::lround(span / matched_step[item.index]);
-        const EqualAccuracy m = steps_for_error(error_with, n0, p.method.order, matched_error[item.index], p.spec.control.max_steps);
+        const EqualAccuracy m = steps_for_error(error_with, n0, p.method.order, target, p.spec.control.max_steps);
         matched_step[item.index] = span / static_cast<double>(m.steps);
       } catch (const Error& e) {
-        match_failure = fmt::format("matching the error {:.3g} of '{}': {}", matched_error[item.index], items[item.matched].id, e.what());
+        match_failure = fmt::format("matching the error {:.3g} of '{}': {}{}", target, items[item.matched].id, e.what(),
+                                    last_failure.empty() ? "" : "; the last failed run (" + last_failure + ")");
+        matched_step[item.index] = std::numeric_limits<double>::quiet_NaN();  // no run was made with a matched step
       }
     }
-    if (item.matched >= 0) p.spec.step = matched_step[item.index];
+    if (item.matched >= 0 && matched_step[item.index] > 0) p.spec.step = matched_step[item.index];
     RunRecord rec;
     rec.index = item.index;
     rec.id = item.id;
@@ -283,7 +296,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     rec.family = p.integrator_plugin->name;
     rec.lie_group = p.method.lie_group;
     rec.order = p.method.order;
-    rec.step = item.matched >= 0 ? matched_step[item.index] : item.step;
+    // A matched run whose adaptive run or search failed has no step (NaN: an empty cell).
+    rec.step = item.matched >= 0 ? (matched_step[item.index] > 0 ? matched_step[item.index] : std::numeric_limits<double>::quiet_NaN())
+                                 : item.step;
     rec.tolerance = item.tolerance;
     rec.t_end = item.case_spec->t_end;
     rec.parameters = p.parameters.values();
