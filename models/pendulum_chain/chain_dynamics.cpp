@@ -15,6 +15,13 @@ namespace liesim::pendulum_chain {
 namespace {
 Eigen::Map<const Eigen::Vector3d> q_of(const double* y, int i) { return Eigen::Map<const Eigen::Vector3d>(y + 6 * i); }
 Eigen::Map<const Eigen::Vector3d> w_of(const double* y, int i) { return Eigen::Map<const Eigen::Vector3d>(y + 6 * i + 3); }
+/// Solve T x = b in place with the Thomas factorisation kept in ws (mult, pivot, upper).
+void solve_factorised(const ChainWorkspace& ws, Eigen::VectorXd& b) {
+  const auto n = b.size();
+  for (Eigen::Index i = 1; i < n; ++i) b[i] -= ws.mult[i] * b[i - 1];
+  b[n - 1] /= ws.pivot[n - 1];
+  for (Eigen::Index i = n - 2; i >= 0; --i) b[i] = (b[i] - ws.upper[i] * b[i + 1]) / ws.pivot[i];
+}
 }  // namespace
 
 void angular_accelerations(const Chain& c, const double* y, double* wdot, ChainWorkspace& ws) {
@@ -32,14 +39,15 @@ void angular_accelerations(const Chain& c, const double* y, double* wdot, ChainW
     // Gravity accelerates every mass equally, so it enters only the first link (pivot fixed).
     ws.rhs[i] = -c.L[i] * speed2 - (i == 0 ? qi.dot(gvec) : 0.0);
   }
-  // Thomas algorithm (the matrix is negative definite: no pivoting needed).
+  // Thomas algorithm (the matrix is negative definite: no pivoting needed); the factorisation is
+  // kept for the Jacobian.
+  ws.pivot[0] = ws.diag[0];
+  ws.tension = ws.rhs;
   for (int i = 1; i < n; ++i) {
-    const double f = ws.lower[i] / ws.diag[i - 1];
-    ws.diag[i] -= f * ws.upper[i - 1];
-    ws.rhs[i] -= f * ws.rhs[i - 1];
+    ws.mult[i] = ws.lower[i] / ws.pivot[i - 1];
+    ws.pivot[i] = ws.diag[i] - ws.mult[i] * ws.upper[i - 1];
   }
-  ws.tension[n - 1] = ws.rhs[n - 1] / ws.diag[n - 1];
-  for (int i = n - 2; i >= 0; --i) ws.tension[i] = (ws.rhs[i] - ws.upper[i] * ws.tension[i + 1]) / ws.diag[i];
+  solve_factorised(ws, ws.tension);
   // Accelerations of the masses, then of the links.
   for (int i = 0; i < n; ++i) {
     Eigen::Vector3d a = gvec - (ws.tension[i] / c.m[i]) * q_of(y, i);
@@ -47,8 +55,56 @@ void angular_accelerations(const Chain& c, const double* y, double* wdot, ChainW
     ws.acc.col(i) = a;
   }
   for (int i = 0; i < n; ++i) {
-    const Eigen::Vector3d qdd = (i == 0 ? ws.acc.col(0) : Eigen::Vector3d(ws.acc.col(i) - ws.acc.col(i - 1))) / c.L[i];
-    Eigen::Map<Eigen::Vector3d>(wdot + 3 * i) = q_of(y, i).cross(qdd);
+    ws.qdd.col(i) = (i == 0 ? ws.acc.col(0) : Eigen::Vector3d(ws.acc.col(i) - ws.acc.col(i - 1))) / c.L[i];
+    Eigen::Map<Eigen::Vector3d>(wdot + 3 * i) = q_of(y, i).cross(Eigen::Vector3d(ws.qdd.col(i)));
+  }
+}
+
+void vector_field_jacobian(const Chain& c, const double* y, Eigen::Ref<Eigen::MatrixXd> J, ChainWorkspace& ws) {
+  const int n = c.size();
+  const Eigen::Vector3d gvec(0.0, 0.0, -c.g);
+  J.setZero();
+  // The point itself: tensions, factorisation, accelerations and q_i'' (dacc as scratch for wdot).
+  angular_accelerations(c, y, ws.dacc.data(), ws);
+  for (int col = 0; col < 6 * n; ++col) {
+    const int k = col / 6;           // the link whose q or w moves
+    const bool moves_q = col % 6 < 3;
+    Eigen::Vector3d e = Eigen::Vector3d::Zero();
+    e[col % 3] = 1.0;
+    const Eigen::Vector3d dq = moves_q ? e : Eigen::Vector3d::Zero(), dw = moves_q ? Eigen::Vector3d::Zero() : e;
+    const Eigen::Vector3d qk = q_of(y, k), wk = w_of(y, k);
+    // z = d(rhs) - dT tension, non-zero in rows k-1, k, k+1 only.
+    ws.z.setZero();
+    const Eigen::Vector3d vk = wk.cross(qk);
+    const double inv_mk = 1.0 / c.m[k], inv_mprev = k > 0 ? 1.0 / c.m[k - 1] : 0.0;
+    double drhs = -c.L[k] * 2.0 * vk.dot(dw.cross(qk) + wk.cross(dq)) - (k == 0 ? dq.dot(gvec) : 0.0);
+    const double ddiag = -(inv_mk + inv_mprev) * 2.0 * qk.dot(dq);
+    const double dupper = k + 1 < n ? inv_mk * dq.dot(q_of(y, k + 1)) : 0.0;
+    const double dlower = k > 0 ? inv_mprev * dq.dot(q_of(y, k - 1)) : 0.0;
+    ws.z[k] = drhs - ddiag * ws.tension[k] - (k + 1 < n ? dupper * ws.tension[k + 1] : 0.0) -
+              (k > 0 ? dlower * ws.tension[k - 1] : 0.0);
+    if (k > 0) ws.z[k - 1] -= inv_mprev * q_of(y, k - 1).dot(dq) * ws.tension[k];  // d upper_{k-1}
+    if (k + 1 < n) ws.z[k + 1] -= inv_mk * q_of(y, k + 1).dot(dq) * ws.tension[k];  // d lower_{k+1}
+    ws.dtension = ws.z;
+    solve_factorised(ws, ws.dtension);
+    // d acc_i = -(dtau_i q_i + tau_i dq_i) / m_i + (dtau_{i+1} q_{i+1} + tau_{i+1} dq_{i+1}) / m_i.
+    for (int i = 0; i < n; ++i) {
+      Eigen::Vector3d da = -(ws.dtension[i] / c.m[i]) * q_of(y, i);
+      if (i == k) da -= (ws.tension[i] / c.m[i]) * dq;
+      if (i + 1 < n) {
+        da += (ws.dtension[i + 1] / c.m[i]) * q_of(y, i + 1);
+        if (i + 1 == k) da += (ws.tension[i + 1] / c.m[i]) * dq;
+      }
+      ws.dacc.col(i) = da;
+    }
+    for (int i = 0; i < n; ++i) {
+      const Eigen::Vector3d dqdd = (i == 0 ? ws.dacc.col(0) : Eigen::Vector3d(ws.dacc.col(i) - ws.dacc.col(i - 1))) / c.L[i];
+      Eigen::Vector3d dwdot = q_of(y, i).cross(dqdd);
+      if (i == k) dwdot += dq.cross(Eigen::Vector3d(ws.qdd.col(i)));
+      J.block<3, 1>(6 * i + 3, col) = dwdot;
+    }
+    // d(w_k x q_k) = dw x q_k + w_k x dq.
+    J.block<3, 1>(6 * k, col) = dw.cross(qk) + wk.cross(dq);
   }
 }
 

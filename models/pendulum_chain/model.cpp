@@ -24,7 +24,8 @@ ACTION      left action, per link (A, a).(q, w) = (A q, A w + a x A q) (restrict
             Exponential right-trivialised: d/dt exp(s) = dexp_s(s') exp(s).
 GENERATOR   f(q, w) = [w_1, q_1 x h_1, ..., w_N, q_N x h_N], h_i = w_i' the angular accelerations of
             R(q) w' = r (thesis (3.4.1)-(3.4.2)), solved in O(N) through the link tensions.
-EMBEDDING   state [q1, w1, q2, w2, ...] (6N numbers) in R^(6N); F = (w_i x q_i, h_i) per link.
+EMBEDDING   state [q1, w1, q2, w2, ...] (6N numbers) in R^(6N); F = (w_i x q_i, h_i) per link; its exact
+            Jacobian (differentiated tension solve, O(N^2)) for implicit solvers.
 INVARIANTS  energy (kinetic + potential, J); q<i>_norm_minus_1 = |q_i| - 1; q<i>_dot_w<i> = q_i . w_i.
 PARAMETERS  N links with point masses m_i at the link ends, lengths L_i, gravity g along -e3 (e3 up);
             pivot fixed at the origin; mass i at x_i = sum_{a<=i} L_a q_a.
@@ -73,6 +74,12 @@ class PendulumChain final : public Model {
   }
 
   std::string check_state(ConstVec y) const override { return check_chain_state(y); }
+
+  bool has_jacobian() const noexcept override { return true; }
+  Status jacobian(double, ConstVec y, MatRef J) noexcept override {
+    pendulum_chain::vector_field_jacobian(chain_, y.data(), J, ws_);
+    return J.allFinite() ? Status::ok : fail(Status::recoverable, "pendulum_chain: non-finite Jacobian");
+  }
 
   /// "" when every |q_i| = 1 and q_i . w_i = 0 within 1e-12 (relative to |w_i| for tangency).
   static std::string check_chain_state(ConstVec y) {
@@ -177,5 +184,5 @@ class PendulumChainType final : public ModelTypeBase<PendulumChainType> {
 
 }  // namespace liesim::pendulum_chain
 
-LIESIM_PLUGIN(model, "pendulum_chain", "0.1.0", "N-fold 3D pendulum on (TS^2)^N under SE(3)^N",
+LIESIM_PLUGIN(model, "pendulum_chain", "0.2.0", "N-fold 3D pendulum on (TS^2)^N under SE(3)^N",
               liesim::pendulum_chain::PendulumChainType)

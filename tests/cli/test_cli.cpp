@@ -105,7 +105,7 @@ TEST_CASE("run writes the CSV time series and the JSON summary") {
   CHECK(j["parameters"]["N"] == "2");
   CHECK(j["invariants"]["q1_norm_minus_1"]["max_abs_drift"].get<double>() < 1e-13);
   CHECK(j["invariants"]["energy"]["initial"].get<double>() == doctest::Approx(23.3101525703).epsilon(1e-10));
-  CHECK(j["plugins"]["model"]["version"] == "0.1.0");
+  CHECK(j["plugins"]["model"]["version"] == "0.2.0");
   CHECK(j.contains("wall_time_s"));
   // The last CSV row is the final state of the summary.
   std::istringstream last(rows.back());

@@ -200,12 +200,16 @@ TEST_CASE("statistics are filled and mapped") {
   SUBCASE("Newton methods: steps, F evaluations, DQ Jacobian evaluations reported separately") {
     for (const std::string method : {"cvode_bdf", "cvode_adams", "arkode_dirk"}) {
       CAPTURE(method);
-      const auto r = test::run("pendulum_chain", chain2, method, T, 0, 1e-8, 1e-8);
+      const auto r = test::run("pendulum_chain", chain2, method, T, 0, 1e-8, 1e-8, {{"jacobian", "dq"}});
       CHECK(r.stats.steps > 0);
       CHECK(r.stats.counters.F_evals > r.stats.steps);
       CHECK(r.stats.jac_evals > 0);
       // Each DQ Jacobian costs n = 12 extra F evaluations (dense difference quotients).
       CHECK(r.stats.rhs_evals_jac == 12 * r.stats.jac_evals);
+      // By default the chain's exact Jacobian is used: no F evaluations for it.
+      const auto own = test::run("pendulum_chain", chain2, method, T, 0, 1e-8, 1e-8);
+      CHECK(own.stats.jac_evals > 0);
+      CHECK(own.stats.rhs_evals_jac == 0);
       CHECK(r.stats.rhs_evals_jac < r.stats.counters.F_evals);  // included in F_evals
       CHECK(r.stats.nonlinear_iters > 0);
       CHECK(r.stats.counters.f_evals == 0);  // classical: the generator is never called
