@@ -1,5 +1,6 @@
-// Benchmarks (not tests): cost of one f evaluation of pendulum_chain against N, and the overhead
-// of the framework (plugins, virtual calls, driver, counters) over hand-written loops.
+// Benchmarks (not tests): cost of one f evaluation of pendulum_chain against N, of its exact
+// Jacobian against difference quotients, and the overhead of the framework (plugins, virtual
+// calls, driver, counters) over hand-written loops.
 //   build/bin/bench_pendulum [--quick]
 #include <liesim/lie/actions.hpp>
 #include <liesim/run.hpp>
@@ -64,6 +65,31 @@ void cost_of_f(bool quick) {
     Eigen::VectorXd xi(6 * n);
     const double s = seconds_per_call([&] { p.model->generator(0.0, y, xi); }, quick ? 0.01 : 0.2);
     fmt::print("| {} | {:.0f} | {:.1f} |\n", n, s * 1e9, s * 1e9 / n);
+  }
+  fmt::print("\n");
+}
+
+/// The exact Jacobian of F against what difference quotients cost (6N evaluations of F), side by side.
+void cost_of_jacobian(bool quick) {
+  fmt::print("## pendulum_chain: exact Jacobian of F against difference quotients (6N evaluations of F)\n\n"
+             "| N | us per exact Jacobian | us per 6N F evaluations | ratio DQ / exact |\n|---|---|---|---|\n");
+  for (int n = 2; n <= 128; n *= 2) {
+    RunRequest q;
+    q.model = "pendulum_chain";
+    q.parameters = {{"N", std::to_string(n)}};
+    q.method = "rk4";
+    q.step = 0.1;
+    PreparedRun p = prepare_run(registry(), q);
+    p.model->prepare();
+    const Eigen::VectorXd y = chain_state(n);
+    Eigen::MatrixXd J(6 * n, 6 * n);
+    Eigen::VectorXd dy(6 * n);
+    const double budget = quick ? 0.01 : 0.2;
+    const double exact = seconds_per_call([&] { p.model->vector_field_jacobian(0.0, y, J); }, budget);
+    const double dq = seconds_per_call([&] {
+      for (int c = 0; c < 6 * n; ++c) p.model->vector_field(0.0, y, dy);
+    }, budget);
+    fmt::print("| {} | {:.2f} | {:.2f} | {:.2f} |\n", n, exact * 1e6, dq * 1e6, dq / exact);
   }
   fmt::print("\n");
 }
@@ -163,5 +189,6 @@ void overhead(bool quick) {
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   cost_of_f(quick);
+  cost_of_jacobian(quick);
   overhead(quick);
 }
