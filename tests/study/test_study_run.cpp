@@ -273,6 +273,8 @@ match_error_of = "variable"
     const long n = std::stol(cell(k, "steps"));
     CHECK(std::stod(cell(k, "error_final")) <= target);
     CHECK(std::stod(cell(k, "step")) == doctest::Approx(5.0 / static_cast<double>(n)).epsilon(1e-15));
+    CHECK(std::stod(cell(k, "paired_time_ratio")) > 0);  // timed side by side with its adaptive run
+    CHECK(cell(adaptive, "paired_time_ratio").empty());
     // One step fewer misses the target: the count is the smallest.
     const fs::path s = d / ("fewer" + std::to_string(k) + ".json");
     REQUIRE(run("run --model oscillator --param d=0.3 --param k=" + cell(k, "param:k") + " --t-end 5 --integrator " +

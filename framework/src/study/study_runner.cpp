@@ -42,6 +42,12 @@ RunRequest request_for(const CaseSpec& c, const std::string& integrator, double 
   return q;
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size();
+  return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
 std::string file_safe(const std::string& s) {
   std::string out;
   for (char ch : s) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
@@ -339,11 +345,21 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.error_final = (r.y - yref).norm();
         rec.distance_final = p.model->space().distance(r.y, yref);
         // The wall time is that of the integration alone: `repeat` more runs without observers
-        // (no files written, no invariants evaluated), their median.
+        // (no files written, no invariants evaluated), their median. A matched run is timed side
+        // by side with its adaptive run, alternating, so that both see the same machine.
+        std::unique_ptr<PreparedRun> partner;
+        if (item.matched >= 0) {
+          const RunItem& a = items[item.matched];
+          partner = std::make_unique<PreparedRun>(prepare_run(
+              registry, request_for(*a.case_spec, a.integrator, a.step, a.tolerance, a.group->options)));
+        }
+        std::vector<double> partner_times;
         for (int rep = 0; rep < study.repeat; ++rep) {
           NullObserver null;
           times.push_back(execute(p, null).stats.wall_time_s);
+          if (partner) partner_times.push_back(execute(*partner, null).stats.wall_time_s);
         }
+        if (partner) rec.paired_time_ratio = median(times) / median(partner_times);
       }
       for (std::size_t i = 0; i < monitor.info().size(); ++i)
         rec.drift[monitor.info()[i].name] = monitor.max_abs_drift()[static_cast<Eigen::Index>(i)];
@@ -352,9 +368,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       rec.error = e.what();
     }
     if (!times.empty()) {
-      std::sort(times.begin(), times.end());
-      const std::size_t m = times.size();
-      rec.wall_time_s = m % 2 ? times[m / 2] : 0.5 * (times[m / 2 - 1] + times[m / 2]);
+      rec.wall_time_s = median(times);
     } else {
       rec.wall_time_s = rec.stats.wall_time_s;  // a failed run: the time until it failed
     }

@@ -29,6 +29,9 @@ struct RunRecord {
   std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
   Stats stats;
   double wall_time_s = 0.0;                       ///< median of the timing runs (without observers)
+  /// Matched runs: median wall time over that of the adaptive run they match, the two timed
+  /// alternately (side by side); NaN otherwise.
+  double paired_time_ratio = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Reference of a case: final state and an estimate of its own accuracy.
