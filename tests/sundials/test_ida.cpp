@@ -251,7 +251,7 @@ TEST_CASE("formulation=cartesian_dae leaves the Lie group model unchanged; bad v
 
 TEST_CASE("ida agrees with the Lie group reference (rkmk5, h = 5e-5) and keeps the constraints, T = 3") {
   // IDA's global error at rtol = atol = 1e-9 is that of CVODE's BDF on the ODE at the same
-  // tolerance (cvode_bdf at 1e-9: 6.9e-6 on chain2, 7.6e-7 on chain5): the chaotic chain amplifies
+  // tolerance (cvode_bdf at 1e-9: 7.6e-6 on chain2, 7.6e-7 on chain5; 6.9e-6 on chain2 with jacobian=dq): the chaotic chain amplifies
   // local errors, and the error at T scatters by a factor of ~3 under small changes (e.g. of
   // algebraic_atol). So 1e-6 agreement at rtol = 1e-9 holds on chain5 only; chain2 needs
   // rtol = atol = 1e-11 for 1e-6 and 1e-12 for 1e-7. Bounds are ~5-10x the measured errors:

@@ -195,7 +195,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         result.records.push_back(std::move(r));
     result.skipped = static_cast<int>(result.records.size());
     if (result.skipped == 0 && fs::exists(results_path) && fs::file_size(results_path, ec) > 0)
-      std::fprintf(stderr, "liesim: --resume: %s has other columns or no complete rows (the study or a plugin changed); running every run\n",
+      std::fprintf(stderr, "liesim: --resume: %s has other columns or no complete rows (the study, a plugin or liesim's "
+                           "results format changed); running every run\n",
                    results_path.string().c_str());
   }
   {
@@ -256,6 +257,44 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   int finished = result.skipped;
   std::vector<double> matched_step(items.size(), 0.0);
   std::vector<double> matched_error(items.size(), 0.0);  // match_error_of: the adaptive run's error
+  // The wall time is that of the integration alone: `repeat` runs without observers (no files
+  // written, no invariants evaluated), their median. A matched run is timed side by side with
+  // its adaptive run: after one untimed run of each, they alternate, so that both see the same
+  // machine. A failure here leaves the ratio empty; the run itself has succeeded.
+  auto timing_runs = [&](RunRecord& rec, PreparedRun& p, const RunItem& item, std::vector<double>& times) {
+    const int repeats = std::max(1, study.repeat);
+    NullObserver null;
+    std::unique_ptr<PreparedRun> partner;
+    if (item.matched >= 0) {
+      try {
+        const RunItem& a = items[item.matched];
+        partner = std::make_unique<PreparedRun>(
+            prepare_run(registry, request_for(*a.case_spec, a.integrator, a.step, a.tolerance, a.group->options)));
+        (void)execute(*partner, null);  // warm-up, untimed
+        (void)execute(p, null);
+      } catch (const std::exception&) {
+        partner.reset();
+      }
+    }
+    std::vector<double> partner_times;
+    for (int rep = 0; rep < repeats; ++rep) {
+      try {
+        times.push_back(execute(p, null).stats.wall_time_s);
+      } catch (const std::exception&) {
+        times.clear();  // cannot happen for a deterministic run that has just succeeded
+        return;
+      }
+      if (partner) {
+        try {
+          partner_times.push_back(execute(*partner, null).stats.wall_time_s);
+        } catch (const std::exception&) {
+          partner.reset();
+          partner_times.clear();
+        }
+      }
+    }
+    if (!partner_times.empty()) rec.paired_time_ratio = median(times) / median(partner_times);
+  };
   auto run_one = [&](int index) {
     const RunItem& item = items[index];
     PreparedRun& p = prepared[item.index];
@@ -344,22 +383,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
         rec.error_final = (r.y - yref).norm();
         rec.distance_final = p.model->space().distance(r.y, yref);
-        // The wall time is that of the integration alone: `repeat` more runs without observers
-        // (no files written, no invariants evaluated), their median. A matched run is timed side
-        // by side with its adaptive run, alternating, so that both see the same machine.
-        std::unique_ptr<PreparedRun> partner;
-        if (item.matched >= 0) {
-          const RunItem& a = items[item.matched];
-          partner = std::make_unique<PreparedRun>(prepare_run(
-              registry, request_for(*a.case_spec, a.integrator, a.step, a.tolerance, a.group->options)));
-        }
-        std::vector<double> partner_times;
-        for (int rep = 0; rep < study.repeat; ++rep) {
-          NullObserver null;
-          times.push_back(execute(p, null).stats.wall_time_s);
-          if (partner) partner_times.push_back(execute(*partner, null).stats.wall_time_s);
-        }
-        if (partner) rec.paired_time_ratio = median(times) / median(partner_times);
+        timing_runs(rec, p, item, times);
       }
       for (std::size_t i = 0; i < monitor.info().size(); ++i)
         rec.drift[monitor.info()[i].name] = monitor.max_abs_drift()[static_cast<Eigen::Index>(i)];
