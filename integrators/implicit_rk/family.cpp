@@ -1,6 +1,8 @@
 // The implicit_rk plugin: Gauss collocation methods, classical and as implicit RKMK methods.
 #include "implicit_stepper.hpp"
 
+#include <liesim/jacobian_option.hpp>
+
 #include <liesim/plugin.hpp>
 
 #include <fmt/format.h>
@@ -47,17 +49,8 @@ class ImplicitRkFamily final : public IntegratorFamily {
                                {"newton_max_iters", "20", "", "Newton iterations per step before the step fails (recoverable)"}};
     const Entry* e = find(method);
     if (e && !e->lie_group)
-      o.push_back({"jacobian", "auto", "",
-                   "Jacobian of the stage equations: auto (built from the model's exact dF/dy where it provides one, "
-                   "else forward differences), model (the model's; refused if it has none) or fd (forward differences; dq "
-                   "is the same, SUNDIALS' name): auto|model|fd|dq"});
+      o.push_back(jacobian_option_spec("the stage equations (built from dF/dy)", "forward differences"));
     return o;
-  }
-
-  /// Option jacobian, with SUNDIALS' spelling dq accepted for fd (a study may set one value for both families).
-  static std::string jacobian_option(const Settings& options) {
-    const std::string j = options.choice("jacobian", {"auto", "model", "fd", "dq"});
-    return j == "dq" ? "fd" : j;
   }
 
   Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
@@ -66,7 +59,7 @@ class ImplicitRkFamily final : public IntegratorFamily {
       if (!e) throw Error(fmt::format("implicit_rk has no method '{}'", method));
       return new ImplicitRkStepper(*find_butcher(e->table), e->lie_group, options.positive("newton_tol"),
                                    static_cast<int>(options.integer("newton_max_iters", 1, 1000)),
-                                   e->lie_group ? "fd" : jacobian_option(options));
+                                   e->lie_group ? JacobianSource::differences : jacobian_option(options));
     } catch (const std::exception& ex) {
       error = ex.what();
       return nullptr;

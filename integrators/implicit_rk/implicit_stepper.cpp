@@ -7,19 +7,14 @@
 namespace liesim::implicit_rk {
 
 ImplicitRkStepper::ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters,
-                                     std::string jacobian)
-    : tab_(tableau), lie_(lie_group), tol_(newton_tol), max_iters_(max_iters), jacobian_(std::move(jacobian)) {}
+                                     JacobianSource jacobian)
+    : tab_(tableau), lie_(lie_group), tol_(newton_tol), max_iters_(max_iters), jacobian_(jacobian) {}
 
 Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
   try {
     model_ = &model;
     m_ = lie_ ? model.space().algebra_dim() : model.size();
-    model_jacobian_ = !lie_ && jacobian_ != "fd" && model.has_vector_field_jacobian();
-    if (!lie_ && jacobian_ == "model" && !model_jacobian_) {
-      error = "option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian(), "
-              "ABI 1.2); use jacobian=auto or jacobian=fd";
-      return Status::fatal;
-    }
+    model_jacobian_ = !lie_ && uses_model_jacobian(jacobian_, model);
     JF_.setZero(model_jacobian_ ? m_ : 0, model_jacobian_ ? m_ : 0);
     const int N = tab_.stages * m_;
     K_.setZero(N);

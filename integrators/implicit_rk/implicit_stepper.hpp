@@ -2,6 +2,7 @@
 // Newton's method on the stage equations.
 #pragma once
 #include <liesim/integrator.hpp>
+#include <liesim/jacobian_option.hpp>
 #include <liesim/tableau.hpp>
 
 #include <Eigen/LU>
@@ -21,8 +22,8 @@ namespace liesim::implicit_rk {
 /// otherwise a forward-difference approximation of dG/dK.
 class ImplicitRkStepper final : public Stepper {
  public:
-  /// jacobian: "auto" (the model's where it has one, else fd), "model" or "fd" (classical methods).
-  ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters, std::string jacobian);
+  /// jacobian: option `jacobian` (classical methods; Lie group methods always use differences).
+  ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters, JacobianSource jacobian);
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
@@ -37,7 +38,7 @@ class ImplicitRkStepper final : public Stepper {
   bool lie_;
   double tol_;
   int max_iters_;
-  std::string jacobian_;      // option jacobian
+  JacobianSource jacobian_;      // option jacobian
   bool model_jacobian_ = false;  // this run builds dG/dK from the model's dF/dy
   Model* model_ = nullptr;
   int m_ = 0;  // unknowns per stage

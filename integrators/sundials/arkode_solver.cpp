@@ -101,7 +101,7 @@ Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTole
       }
       if (!check(ARKStepSetLinearSolver(mem_, LS_, A_), "ARKStepSetLinearSolver", "dense linear solver", error))
         return Status::fatal;
-      if (use_model_jacobian(model) && !check(ARKStepSetJacFn(mem_, &SolverBase::jac), "ARKStepSetJacFn", "the model's Jacobian", error))
+      if (uses_model_jacobian(opt_.jacobian, model) && !check(ARKStepSetJacFn(mem_, &SolverBase::jac), "ARKStepSetJacFn", "the model's Jacobian", error))
         return Status::fatal;
     }
     if ((fixed && !check(ARKStepSetFixedStep(mem_, tol.fixed_step), "ARKStepSetFixedStep", step, error)) ||

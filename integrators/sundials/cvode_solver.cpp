@@ -65,7 +65,7 @@ Status CvodeSolver::init(Model& model, double t0, ConstVec y0, const SolverToler
         return Status::fatal;
       }
       if (!check(CVodeSetLinearSolver(mem_, LS_, A_), "CVodeSetLinearSolver", "dense linear solver", error)) return Status::fatal;
-      if (use_model_jacobian(model) && !check(CVodeSetJacFn(mem_, &SolverBase::jac), "CVodeSetJacFn", "the model's Jacobian", error))
+      if (uses_model_jacobian(opt_.jacobian, model) && !check(CVodeSetJacFn(mem_, &SolverBase::jac), "CVodeSetJacFn", "the model's Jacobian", error))
         return Status::fatal;
     } else {
       NLS_ = SUNNonlinSol_FixedPoint(y_.get(), static_cast<int>(opt_.fixedpoint_accel), ctx_);

@@ -137,10 +137,7 @@ class SundialsFamily final : public IntegratorFamily {
                        ? "largest BDF order, 1..5 (CVodeSetMaxOrd)"
                        : "largest Adams order, 1..12 (CVodeSetMaxOrd)"});
     if (uses_newton(e->method))
-      o.push_back({"jacobian", "auto", "",
-                   "Jacobian of the Newton iteration: auto (the model's own where it provides one, else SUNDIALS' difference "
-                   "quotients), model (the model's; refused if it has none) or dq (difference quotients; fd is the same, implicit_rk's "
-                   "name): auto|model|dq|fd"});
+      o.push_back(jacobian_option_spec("the Newton iteration", "SUNDIALS' difference quotients"));
     if (e->method == Method::cvode_adams_fixedpoint)
       o.push_back({"fixedpoint_accel", "0", "", "Anderson acceleration depth m of the fixed-point iteration (0 = plain iteration)"});
     if (e->method == Method::cvode_bdf_proj)
@@ -177,10 +174,7 @@ class SundialsFamily final : public IntegratorFamily {
       if (is_cvode(e->method) || e->method == Method::ida)
         o.max_order = s.integer("max_order", std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
       if (e->method == Method::cvode_adams_fixedpoint) o.fixedpoint_accel = s.integer("fixedpoint_accel", 0, 1000);
-      if (uses_newton(e->method)) {
-        o.jacobian = s.choice("jacobian", {"auto", "model", "dq", "fd"});
-        if (o.jacobian == "fd") o.jacobian = "dq";
-      }
+      if (uses_newton(e->method)) o.jacobian = jacobian_option(s);
       if (e->method == Method::cvode_bdf_proj) o.proj_err_est = boolean(s, "proj_err_est");
       if (e->method == Method::arkode_dirk) o.fixed_step_tol = s.positive("fixed_step_tol");
       if (e->method == Method::ida) {

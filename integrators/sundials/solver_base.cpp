@@ -100,15 +100,6 @@ int SolverBase::rhs(double t, N_Vector y, N_Vector ydot, void* self) noexcept {
   return st == Status::ok ? 0 : st == Status::recoverable ? 1 : -1;
 }
 
-bool SolverBase::use_model_jacobian(const Model& model) const {
-  if (opt_.jacobian == "dq") return false;
-  const bool has = model.has_vector_field_jacobian();
-  if (opt_.jacobian == "model" && !has)
-    throw Error("option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian(), "
-                "ABI 1.2); use jacobian=auto or jacobian=dq (SUNDIALS' difference quotients)");
-  return has;
-}
-
 int SolverBase::jac(double t, N_Vector y, N_Vector, SUNMatrix J, void* self, N_Vector, N_Vector, N_Vector) noexcept {
   auto* s = static_cast<SolverBase*>(self);
   const auto n = static_cast<Eigen::Index>(SM_ROWS_D(J));

@@ -5,6 +5,7 @@
 #include "nvector.hpp"
 
 #include <liesim/integrator.hpp>
+#include <liesim/jacobian_option.hpp>
 
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_matrix.h>
@@ -32,7 +33,7 @@ struct Options {
   double fixed_step_tol = 1e-10; ///< fixed_step_tol: rtol = atol of the Newton test with a fixed step
   double algebraic_atol = 1.0;   ///< algebraic_atol: IDA's absolute tolerance of the algebraic components
   bool stop_at_outputs = true;   ///< stop_at_outputs: IDA steps to each output time (IDASetStopTime)
-  std::string jacobian = "auto"; ///< jacobian: auto | model | dq (Newton-based CVODE and ARKODE methods)
+  JacobianSource jacobian = JacobianSource::automatic;  ///< jacobian (Newton-based CVODE and ARKODE methods)
 };
 
 /// Common part of the CVODE and ARKODE solvers.
@@ -58,10 +59,6 @@ class SolverBase : public Solver {
   /// "CVODE" / "ARKODE".
   virtual const char* module() const noexcept = 0;
 
-  /// Whether the run uses the model's Jacobian of F (option jacobian = auto and the model has one,
-  /// or jacobian = model); false otherwise. Throws liesim::Error for jacobian = model on a model
-  /// without one.
-  bool use_model_jacobian(const Model& model) const;
   /// RHS for SUNDIALS: ydot = F(t, y) through Model::vector_field (0 ok, 1 recoverable, -1 fatal).
   static int rhs(double t, N_Vector y, N_Vector ydot, void* self) noexcept;
   /// Jacobian for SUNDIALS' dense linear solvers (CVLsJacFn, ARKLsJacFn): J = dF/dy through
