@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <cstring>
 
 namespace liesim::sundials {
 
@@ -129,7 +128,7 @@ Status IdaSolver::advance(double t_out, Vec y_out) noexcept {
   if (flag < 0) {
     double t = t_reached;
     if (IDAGetCurrentTime(mem_, &t) < 0) t = t_reached;
-    return fail_ida(flag, t);
+    return fail(flag, t);
   }
   dae_->to_state(x_, xdot_, y_out);
   return Status::ok;
@@ -154,51 +153,35 @@ int IdaSolver::residual(double t, N_Vector x, N_Vector xdot, N_Vector r, void* s
   auto out = view(r);
   Status st = s->dae_->residual(t, cview(x), cview(xdot), out);
   if (st == Status::ok && !out.allFinite()) st = Status::recoverable;  // IDA retries with a smaller step
-  if (st != Status::ok) s->res_status_ = st;
+  if (st != Status::ok) s->rhs_status_ = st;
   return st == Status::ok ? 0 : st == Status::recoverable ? 1 : -1;
 }
 
-namespace {
-bool ends_with(const std::string& s, const char* suffix) {
-  const std::size_t n = std::strlen(suffix);
-  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-}  // namespace
-
-Status IdaSolver::fail_ida(int flag, double t) noexcept {
-  try {
-    const std::string name = flag_name(flag);
-    std::string model_error = dae_ ? dae_->last_error() : std::string();
-    if (model_error.empty() && model_) model_error = model_->last_error();
-    const char* kind = res_status_ == Status::recoverable ? "recoverable" : "fatal";
-    std::string hint;
-    if (ends_with(name, "TOO_MUCH_WORK"))
-      hint = fmt::format("raise the option max_steps (now {}; it limits the steps between two output times)", opt_.max_steps);
-    else if (ends_with(name, "TOO_MUCH_ACC"))
-      hint = "the tolerances ask for more accuracy than double precision allows: loosen rtol/atol";
-    else if (name == "IDA_ERR_FAIL")
-      hint = "repeated error test failures: the solution may be non-smooth, or reached min_step; loosen the tolerances";
-    else if (name == "IDA_CONV_FAIL" || name == "IDA_NLS_FAIL")
-      hint = "repeated Newton convergence failures: inconsistent initial values, a DAE of index > 2, or a singular "
-             "constraint Jacobian; lower max_step";
-    else if (name == "IDA_LSETUP_FAIL" || name == "IDA_LSOLVE_FAIL")
-      hint = "the dense linear solver failed (singular iteration matrix: are the constraints independent?)";
-    else if (name == "IDA_RES_FAIL" || name == "IDA_REP_RES_ERR")
-      hint = fmt::format("the model's DAE residual returned a {} status{}{}", kind, model_error.empty() ? "" : ": ", model_error);
-    else if (name == "IDA_CONSTR_FAIL")
-      hint = "the inequality constraints could not be met";
-    // A failure the residual caused without a residual flag (recoverable failures make IDA retry
-    // with smaller steps until it runs out of steps or convergence): say so too.
-    if (res_status_ != Status::ok && name != "IDA_RES_FAIL" && name != "IDA_REP_RES_ERR")
-      hint += fmt::format("{}the model's DAE residual last returned a {} status{}{}", hint.empty() ? "" : "; ", kind,
-                          model_error.empty() ? "" : ": ", model_error);
-    last_error_ = fmt::format("IDA failed at t = {}: {}", t, name);
-    if (!hint.empty()) last_error_ += fmt::format(" ({})", hint);
-    if (message_[0]) last_error_ += fmt::format("; SUNDIALS: {}", message_);
-  } catch (...) {
-    last_error_ = "IDA failed";
-  }
-  return Status::fatal;
+std::string IdaSolver::failure_hint(const std::string& name) const {
+  std::string model_error = dae_ ? dae_->last_error() : std::string();
+  if (model_error.empty() && model_) model_error = model_->last_error();
+  const char* kind = rhs_status_ == Status::recoverable ? "recoverable" : "fatal";
+  const bool residual_flag = name == "IDA_RES_FAIL" || name == "IDA_REP_RES_ERR";
+  std::string hint;
+  if (name == "IDA_ERR_FAIL")
+    hint = "repeated error test failures: the solution may be non-smooth, or reached min_step; loosen the tolerances";
+  else if (name == "IDA_CONV_FAIL" || name == "IDA_NLS_FAIL")
+    hint = "repeated Newton convergence failures: inconsistent initial values, a DAE of index > 2, or a singular "
+           "constraint Jacobian; lower max_step";
+  else if (name == "IDA_LSETUP_FAIL" || name == "IDA_LSOLVE_FAIL")
+    hint = "the dense linear solver failed (singular iteration matrix: are the constraints independent?)";
+  else if (residual_flag)
+    hint = fmt::format("the model's DAE residual returned a {} status{}{}", kind, model_error.empty() ? "" : ": ", model_error);
+  else if (name == "IDA_CONSTR_FAIL")
+    hint = "the inequality constraints could not be met";
+  else
+    hint = SolverBase::failure_hint(name);  // too much work or accuracy
+  // A failure the residual caused without a residual flag (recoverable failures make IDA retry
+  // with smaller steps until it runs out of steps or convergence): say so too.
+  if (rhs_status_ != Status::ok && !residual_flag)
+    hint += fmt::format("{}the model's DAE residual last returned a {} status{}{}", hint.empty() ? "" : "; ", kind,
+                        model_error.empty() ? "" : ": ", model_error);
+  return hint;
 }
 
 }  // namespace liesim::sundials

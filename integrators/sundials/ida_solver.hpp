@@ -30,8 +30,8 @@ class IdaSolver final : public SolverBase {
   const char* module() const noexcept override { return "IDA"; }
   /// IDAResFn: r = G(t, x, x') through DaeFormulation::residual (0 ok, 1 recoverable, -1 fatal).
   static int residual(double t, N_Vector x, N_Vector xdot, N_Vector r, void* self) noexcept;
-  /// Record a failure of IDASolve (flag < 0) at time t, with IDA-specific hints; Status::fatal.
-  Status fail_ida(int flag, double t) noexcept;
+  /// IDA's failure flags (its residual, not a vector field), then the common ones.
+  std::string failure_hint(const std::string& name) const override;
 
   DaeFormulation* dae_ = nullptr;
   void* mem_ = nullptr;
@@ -39,7 +39,6 @@ class IdaSolver final : public SolverBase {
   SUNLinearSolver LS_ = nullptr;
   Eigen::VectorXd x_, xdot_, id_, atol_;  ///< DAE point, its derivative, the differential marks, atol
   BorrowedVector xv_, xdotv_, idv_, atolv_;
-  Status res_status_ = Status::ok;  ///< last non-ok status of the residual
 };
 
 }  // namespace liesim::sundials

@@ -59,29 +59,30 @@ bool ends_with(const std::string& s, const char* suffix) {
 }
 }  // namespace
 
+std::string SolverBase::failure_hint(const std::string& name) const {
+  const std::string model_error = model_ ? model_->last_error() : std::string();
+  const char* kind = rhs_status_ == Status::recoverable ? "recoverable" : "fatal";
+  if (ends_with(name, "TOO_MUCH_WORK"))
+    return fmt::format("raise the option max_steps (now {}; it limits the steps between two output times)", opt_.max_steps);
+  if (ends_with(name, "TOO_MUCH_ACC")) return "the tolerances ask for more accuracy than double precision allows: loosen rtol/atol";
+  if (ends_with(name, "ERR_FAILURE"))
+    return "repeated error test failures: the solution may be non-smooth, or reached min_step; loosen the tolerances";
+  if (ends_with(name, "CONV_FAILURE") || ends_with(name, "NLS_FAIL"))
+    return "repeated nonlinear solver convergence failures: the problem may be stiff (use Newton: cvode_bdf, "
+           "arkode_dirk) or lower max_step";
+  if (ends_with(name, "LSETUP_FAIL") || ends_with(name, "LSOLVE_FAIL")) return "the dense linear solver failed (singular Newton matrix)";
+  if (ends_with(name, "RHSFUNC_FAIL") || ends_with(name, "RHSFUNC_ERR"))
+    return fmt::format("the model's vector field returned a {} status{}{}", kind, model_error.empty() ? "" : ": ", model_error);
+  if (ends_with(name, "PROJFUNC_FAIL") || ends_with(name, "PROJFUNC_ERR"))
+    return fmt::format("the model's projection failed{}{}", model_error.empty() ? "" : ": ", model_error);
+  if (ends_with(name, "TOO_CLOSE")) return "the output time is too close to the initial time";
+  return {};
+}
+
 Status SolverBase::fail(int flag, double t) noexcept {
   try {
     const std::string name = flag_name(flag);
-    std::string hint;
-    const std::string model_error = model_ ? model_->last_error() : std::string();
-    const char* kind = rhs_status_ == Status::recoverable ? "recoverable" : "fatal";
-    if (ends_with(name, "TOO_MUCH_WORK"))
-      hint = fmt::format("raise the option max_steps (now {}; it limits the steps between two output times)", opt_.max_steps);
-    else if (ends_with(name, "TOO_MUCH_ACC"))
-      hint = "the tolerances ask for more accuracy than double precision allows: loosen rtol/atol";
-    else if (ends_with(name, "ERR_FAILURE"))
-      hint = "repeated error test failures: the solution may be non-smooth, or reached min_step; loosen the tolerances";
-    else if (ends_with(name, "CONV_FAILURE") || ends_with(name, "NLS_FAIL"))
-      hint = "repeated nonlinear solver convergence failures: the problem may be stiff (use Newton: cvode_bdf, "
-             "arkode_dirk) or lower max_step";
-    else if (ends_with(name, "LSETUP_FAIL") || ends_with(name, "LSOLVE_FAIL"))
-      hint = "the dense linear solver failed (singular Newton matrix)";
-    else if (ends_with(name, "RHSFUNC_FAIL") || ends_with(name, "RHSFUNC_ERR"))
-      hint = fmt::format("the model's vector field returned a {} status{}{}", kind, model_error.empty() ? "" : ": ", model_error);
-    else if (ends_with(name, "PROJFUNC_FAIL") || ends_with(name, "PROJFUNC_ERR"))
-      hint = fmt::format("the model's projection failed{}{}", model_error.empty() ? "" : ": ", model_error);
-    else if (ends_with(name, "TOO_CLOSE"))
-      hint = "the output time is too close to the initial time";
+    const std::string hint = failure_hint(name);
     last_error_ = fmt::format("{} failed at t = {}: {}", module(), t, name);
     if (!hint.empty()) last_error_ += fmt::format(" ({})", hint);
     if (message_[0]) last_error_ += fmt::format("; SUNDIALS: {}", message_);

@@ -51,8 +51,12 @@ class SolverBase : public Solver {
   /// Check the return flag of a setup call. `what` names our option or input ("option max_order = 13");
   /// on failure `error` names the call, the SUNDIALS flag and SUNDIALS' own message.
   bool check(int flag, const char* call, const std::string& what, std::string& error) noexcept;
-  /// Record a failure of the integrator's step call (flag < 0) at time t and return Status::fatal.
+  /// Record a failure of the integrator's step call (flag < 0) at time t and return Status::fatal:
+  /// "<module> failed at t = ...: <flag> (<hint>); SUNDIALS: <its message>".
   Status fail(int flag, double t) noexcept;
+  /// What a failure flag (by its SUNDIALS name) means and how to fix it; "" if nothing to add.
+  /// CVODE's and ARKODE's flags here; IDA adds its own.
+  virtual std::string failure_hint(const std::string& name) const;
 
   /// The SUNDIALS name of a return flag (CV_..., ARK_...).
   virtual std::string flag_name(int flag) const = 0;
@@ -73,7 +77,7 @@ class SolverBase : public Solver {
   SUNContext ctx_ = nullptr;
   Eigen::VectorXd y0_;   ///< copy of the initial state (SUNDIALS reads it at init)
   BorrowedVector y_;     ///< points at y0_ during init, then at each caller's output vector
-  Status rhs_status_ = Status::ok;  ///< last non-ok status of the model, for the failure message
+  Status rhs_status_ = Status::ok;  ///< last non-ok status of the model's callback (F or the DAE residual)
   char message_[640] = {};          ///< last message SUNDIALS reported (error or warning)
   std::string last_error_;
 };
