@@ -1,36 +1,13 @@
 // Stepping allocates no heap memory per step: the allocations of a run do not grow with its length.
 #include "allocation_counter.hpp"
 
-#include <support/plugins.hpp>
+#include <support/run_allocations.hpp>
 
 #include <doctest/doctest.h>
 
 using namespace liesim;
+using test::allocations_of_run;
 
-namespace {
-/// Allocations made by one whole run (preparation excluded) of `steps` fixed steps or, adaptive,
-/// over [0, t_end].
-long allocations_of_run(const std::string& model, const std::map<std::string, std::string>& params,
-                        const MethodInfo& m, double t_end, double h) {
-  RunRequest q;
-  q.model = model;
-  q.parameters = params;
-  q.method = m.name;
-  q.t_end = t_end;
-  if (m.embedded_order > 0) {
-    q.rtol = 1e-8;
-    q.atol = 1e-8;
-  } else {
-    q.step = h;
-  }
-  PreparedRun p = prepare_run(test::registry(), q);
-  NullObserver obs;
-  RunResult r;
-  const long n = test::allocations_during([&] { r = execute(p, obs); });
-  REQUIRE(r.stats.steps > 0);
-  return n;
-}
-}  // namespace
 
 TEST_CASE("the counter sees allocations") {
   test::start_counting_allocations();

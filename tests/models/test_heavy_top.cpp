@@ -6,6 +6,7 @@
 // The malloc-counting replacement of the kernel tests, compiled into this test binary (it
 // replaces malloc for the whole process; counting is off except inside the allocation test).
 #include "kernel/allocation_counter.cpp"
+#include <support/run_allocations.hpp>
 
 #include <doctest/doctest.h>
 
@@ -576,25 +577,8 @@ TEST_CASE("heavy_top: no heap allocation per step, every kernel method, every fo
       for (const auto& f : formulations) {
         CAPTURE(m.name);
         CAPTURE(f);
-        const auto allocations_of = [&](double t_end) {
-          RunRequest q;
-          q.model = "heavy_top";
-          q.parameters = with_formulation(f);
-          q.method = m.name;
-          q.t_end = t_end;
-          if (m.embedded_order > 0) {
-            q.rtol = 1e-8;
-            q.atol = 1e-8;
-          } else {
-            q.step = 1e-4;  // explicit Euler diverges at 1e-3 on this fast top
-          }
-          PreparedRun prepared = prepare_run(registry(), q);
-          NullObserver obs;
-          RunResult r;
-          const long n = test::allocations_during([&] { r = execute(prepared, obs); });
-          REQUIRE(r.stats.steps > 0);
-          return n;
-        };
+        // explicit Euler diverges at h = 1e-3 on this fast top: h = 1e-4
+        const auto allocations_of = [&](double t_end) { return test::allocations_of_run("heavy_top", with_formulation(f), m, t_end, 1e-4); };
         CHECK(allocations_of(0.08) == allocations_of(0.02));
       }
     }
