@@ -3,28 +3,27 @@
 #
 # A run-time loadable model or integrator plugin, used in this tree and by third parties through
 # find_package(liesim CONFIG) (this file is installed beside liesimConfig.cmake). It
-#  * builds MODULE library liesim_NAME.so linked to liesim::kernel, compiled as C++20;
-#  * hides every symbol but the entry point `liesim_plugin` (hidden visibility, inline too);
+#  * builds MODULE library liesim_NAME.so against the plugin SDK (liesim::sdk: header-only, the C
+#    boundary liesim/plugin.h and its C++ adapters), compiled as C++20; nothing of the kernel is
+#    linked, so any compiler that targets the platform's C ABI will do;
+#  * hides every symbol but the entry point `liesim_plugin_entry` (hidden visibility, inline too);
 #  * puts the plugin into OUTPUT_DIRECTORY, else ${LIESIM_PLUGIN_OUTPUT_DIR} when set (this tree:
 #    build/lib/liesim/plugins, beside bin/liesim), else ${CMAKE_BINARY_DIR}/plugins — the folder
 #    to put into LIESIM_PLUGIN_PATH or --plugin-path;
-#  * records the ABI metadata: the ABI version and build token are compiled in by LIESIM_PLUGIN
-#    from the liesim headers the plugin is built against; the target gets the properties
-#    LIESIM_ABI_VERSION and LIESIM_KERNEL_VERSION, and out of tree the compiler and Eigen are
-#    checked against the ones liesim was built with (they are part of the build token: a plugin
-#    built with others is refused at load time);
-#  * installs the plugin into INSTALL_DESTINATION, else lib/liesim/plugins (beside an installed
-#    `liesim`, which loads it without LIESIM_PLUGIN_PATH when both share the prefix); NO_INSTALL
+#  * writes the manifest liesim_NAME.json beside it (`liesim manifest`, run after each build), by
+#    which liesim finds the plugin's methods without loading it;
+#  * installs both into INSTALL_DESTINATION, else lib/liesim/plugins (beside an installed
+#    `liesim`, which finds them without LIESIM_PLUGIN_PATH when both share the prefix); NO_INSTALL
 #    skips the install rule.
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 
-# The ABI version of the headers: read from liesim/plugin.hpp (the single source of truth).
+# The ABI version of the headers: read from liesim/plugin.h (the single source of truth).
 if(NOT DEFINED LIESIM_PLUGIN_HEADER)
-  set(LIESIM_PLUGIN_HEADER ${CMAKE_CURRENT_LIST_DIR}/../framework/include/liesim/plugin.hpp)
+  set(LIESIM_PLUGIN_HEADER ${CMAKE_CURRENT_LIST_DIR}/../framework/include/liesim/plugin.h)
 endif()
 if(NOT EXISTS ${LIESIM_PLUGIN_HEADER})
-  message(FATAL_ERROR "LiesimPlugin.cmake: liesim/plugin.hpp not found at ${LIESIM_PLUGIN_HEADER}")
+  message(FATAL_ERROR "LiesimPlugin.cmake: liesim/plugin.h not found at ${LIESIM_PLUGIN_HEADER}")
 endif()
 file(STRINGS ${LIESIM_PLUGIN_HEADER} _liesim_abi_lines REGEX "^#define LIESIM_ABI_(MAJOR|MINOR) [0-9]+")
 foreach(_line IN LISTS _liesim_abi_lines)
@@ -51,8 +50,8 @@ function(liesim_add_plugin name)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "liesim_add_plugin(${name}): SOURCES is empty")
   endif()
-  if(NOT TARGET liesim::kernel)
-    message(FATAL_ERROR "liesim_add_plugin(${name}): no target liesim::kernel; call find_package(liesim CONFIG REQUIRED) first")
+  if(NOT TARGET liesim::sdk)
+    message(FATAL_ERROR "liesim_add_plugin(${name}): no target liesim::sdk; call find_package(liesim CONFIG REQUIRED) first")
   endif()
 
   if(ARG_OUTPUT_DIRECTORY)
@@ -64,31 +63,26 @@ function(liesim_add_plugin name)
   endif()
 
   add_library(${name} MODULE ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE liesim::kernel ${ARG_LIBRARIES})
+  target_link_libraries(${name} PRIVATE liesim::sdk ${ARG_LIBRARIES})
   target_compile_features(${name} PRIVATE cxx_std_20)
   set_target_properties(${name} PROPERTIES
     PREFIX "liesim_"
     CXX_EXTENSIONS OFF
     CXX_VISIBILITY_PRESET hidden
+    C_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON
     LIBRARY_OUTPUT_DIRECTORY ${out}
-    LIESIM_ABI_VERSION ${LIESIM_ABI_VERSION}
-    LIESIM_KERNEL_VERSION "${liesim_VERSION}")
+    LIESIM_ABI_VERSION ${LIESIM_ABI_VERSION})
   set_property(GLOBAL APPEND PROPERTY LIESIM_PLUGIN_TARGETS ${name})
 
-  # Out of tree: the toolchain must be the one liesim was built with (see the build token).
-  if(DEFINED LIESIM_BUILD_CXX_COMPILER_ID)
-    string(REGEX MATCH "^[0-9]+\\.[0-9]+" have "${CMAKE_CXX_COMPILER_VERSION}")
-    string(REGEX MATCH "^[0-9]+\\.[0-9]+" want "${LIESIM_BUILD_CXX_COMPILER_VERSION}")
-    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL LIESIM_BUILD_CXX_COMPILER_ID OR NOT have VERSION_EQUAL want)
-      message(WARNING "liesim_add_plugin(${name}): compiler ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}, "
-                      "but liesim was built with ${LIESIM_BUILD_CXX_COMPILER_ID} ${LIESIM_BUILD_CXX_COMPILER_VERSION}: "
-                      "the plugin's build token will differ and liesim will refuse to load it "
-                      "(configure with -DCMAKE_CXX_COMPILER=${LIESIM_BUILD_CXX_COMPILER})")
-    endif()
-    if(DEFINED Eigen3_VERSION AND NOT Eigen3_VERSION VERSION_EQUAL LIESIM_BUILD_EIGEN_VERSION)
-      message(WARNING "liesim_add_plugin(${name}): Eigen ${Eigen3_VERSION}, but liesim was built with Eigen "
-                      "${LIESIM_BUILD_EIGEN_VERSION}: the build token will differ and liesim will refuse the plugin")
+  # The manifest beside the library: the `liesim` of this tree, or the installed one.
+  if(TARGET liesim::liesim)
+    add_custom_command(TARGET ${name} POST_BUILD
+      COMMAND liesim::liesim manifest $<TARGET_FILE:${name}>
+      COMMENT "liesim manifest for plugin ${name}" VERBATIM)
+    get_target_property(imported liesim::liesim IMPORTED)
+    if(NOT imported)
+      add_dependencies(${name} liesim)
     endif()
   endif()
 
@@ -101,5 +95,8 @@ function(liesim_add_plugin name)
       set(dest ${CMAKE_INSTALL_LIBDIR}/liesim/plugins)
     endif()
     install(TARGETS ${name} LIBRARY DESTINATION ${dest})
+    if(TARGET liesim::liesim)
+      install(FILES ${out}/liesim_${name}.json DESTINATION ${dest})
+    endif()
   endif()
 endfunction()

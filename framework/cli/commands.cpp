@@ -11,7 +11,9 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <memory>
 
@@ -39,7 +41,7 @@ void print_settings(const char* title, const std::vector<SettingSpec>& specs) {
 /// A model instance with default parameters, for printing its layout (nullptr if it fails).
 std::unique_ptr<Model> default_instance(const LoadedPlugin& p, std::string& error) {
   try {
-    Settings s(p.model->parameters(), {}, "parameter");
+    Settings s(p.model->parameters(), {}, fmt::format("parameter of model '{}'", p.name));
     return std::unique_ptr<Model>(p.model->create(s, error));
   } catch (const std::exception& e) {
     error = e.what();
@@ -50,69 +52,129 @@ std::unique_ptr<Model> default_instance(const LoadedPlugin& p, std::string& erro
 }  // namespace
 
 int list(const Registry& registry, bool as_json) {
+  struct Entry {
+    const PluginCandidate* candidate;
+    ProbeResult probe;
+    json metadata;
+  };
+  std::vector<Entry> entries;
+  for (const auto& c : registry.candidates()) {
+    Entry e{&c, probe_plugin(c.file), json::object()};
+    if (e.probe.manifest) {
+      try {
+        e.metadata = json::parse(e.probe.metadata);
+      } catch (const std::exception&) {
+        e.probe.failure = "its metadata document is not valid JSON";
+        e.probe.manifest.reset();
+      }
+    }
+    entries.push_back(std::move(e));
+  }
+  // Names offered by more than one file (run and study refuse them).
+  std::map<std::string, std::vector<std::string>> offered;
+  for (const auto& e : entries) {
+    if (!e.probe.manifest) continue;
+    if (e.probe.manifest->kind == PluginKind::model) offered["model " + e.probe.manifest->name].push_back(e.candidate->file.string());
+    for (const auto& m : e.probe.manifest->methods) offered["method " + m].push_back(e.candidate->file.string());
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> duplicates;
+  for (const auto& [name, files] : offered)
+    if (files.size() > 1) duplicates.emplace_back(name, files);
+
   if (as_json) {
     json j;
     j["models"] = json::array();
     j["integrators"] = json::array();
-    for (const auto& p : registry.plugins()) {
-      json e = {{"name", p.name}, {"version", p.version}, {"summary", p.summary}, {"file", p.file}};
-      if (p.model) {
-        j["models"].push_back(e);
+    j["failures"] = json::array();
+    j["duplicates"] = json::array();
+    for (const auto& e : entries) {
+      const std::string file = e.candidate->file.string();
+      if (!e.probe.manifest) {
+        j["failures"].push_back({{"file", file}, {"name", e.candidate->name}, {"reason", e.probe.failure}});
+        continue;
+      }
+      const auto& m = *e.probe.manifest;
+      json x = {{"name", m.name}, {"version", m.version}, {"summary", m.summary}, {"file", file},
+                {"abi", fmt::format("{}.{}", m.abi_major, m.abi_minor)}};
+      if (m.kind == PluginKind::model) {
+        j["models"].push_back(x);
       } else {
-        e["methods"] = json::array();
-        for (const auto& m : p.integrator->methods())
-          e["methods"].push_back({{"name", m.name}, {"order", m.order}, {"embedded_order", m.embedded_order},
-                                  {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled}, {"summary", m.summary}});
-        j["integrators"].push_back(e);
+        x["methods"] = json::array();
+        for (const auto& meth : e.metadata.value("methods", json::array())) {
+          json y = meth;
+          y.erase("options");
+          x["methods"].push_back(y);
+        }
+        j["integrators"].push_back(x);
       }
     }
-    j["failures"] = json::array();
-    for (const auto& f : registry.failures()) j["failures"].push_back({{"file", f.file}, {"name", f.name}, {"reason", f.reason}});
+    for (const auto& [name, files] : duplicates) j["duplicates"].push_back({{"name", name}, {"files", files}});
     std::cout << j.dump(2) << "\n";
     return 0;
   }
   fmt::print("models:\n");
-  for (const auto& p : registry.plugins())
-    if (p.model) fmt::print("  {:<18} {:<8} {}\n", p.name, p.version, p.summary);
+  for (const auto& e : entries)
+    if (e.probe.manifest && e.probe.manifest->kind == PluginKind::model)
+      fmt::print("  {:<18} {:<8} {}\n", e.probe.manifest->name, e.probe.manifest->version, e.probe.manifest->summary);
   fmt::print("integrators (method, order[/embedded], family):\n");
-  for (const auto& p : registry.plugins())
-    if (p.integrator)
-      for (const auto& m : p.integrator->methods())
-        fmt::print("  {:<24} {:<6} {:<14} {}\n", m.name,
-                   m.embedded_order ? fmt::format("{}/{}", m.order, m.embedded_order) : std::to_string(m.order),
-                   p.name + " " + p.version, m.summary);
-  if (!registry.failures().empty()) {
-    fmt::print("plugins that failed to load:\n");
-    for (const auto& f : registry.failures()) fmt::print("  {}: {}\n", f.file, f.reason);
+  for (const auto& e : entries) {
+    if (!e.probe.manifest || e.probe.manifest->kind != PluginKind::integrator) continue;
+    for (const auto& m : e.metadata.value("methods", json::array())) {
+      const int order = m.value("order", 0), embedded = m.value("embedded_order", 0);
+      fmt::print("  {:<24} {:<6} {:<14} {}\n", m.value("name", std::string()),
+                 embedded ? fmt::format("{}/{}", order, embedded) : std::to_string(order),
+                 e.probe.manifest->name + " " + e.probe.manifest->version, m.value("summary", std::string()));
+    }
+  }
+  bool failed = false;
+  for (const auto& e : entries)
+    if (!e.probe.manifest) {
+      if (!failed) fmt::print("plugins that failed to load:\n");
+      failed = true;
+      fmt::print("  {}: {}\n", e.candidate->file.string(), e.probe.failure);
+    }
+  if (!duplicates.empty()) {
+    fmt::print("names offered by more than one plugin (run and study refuse them until one is removed):\n");
+    for (const auto& [name, files] : duplicates) fmt::print("  {}: {}\n", name, fmt::join(files, ", "));
   }
   return 0;
 }
 
 int describe(const Registry& registry, const std::string& name, bool as_json) {
-  for (const auto& p : registry.plugins()) {
-    if (!p.model || p.name != name) continue;
+  const auto models = registry.model_names();
+  if (std::find(models.begin(), models.end(), name) != models.end()) {
+    const LoadedPlugin& p = registry.model(name);
     std::string error;
     const auto m = default_instance(p, error);
     if (as_json) {
       json j = {{"kind", "model"}, {"name", p.name}, {"version", p.version}, {"summary", p.model->summary()},
-                {"file", p.file}, {"parameters", settings_json(p.model->parameters())}, {"conventions", p.model->conventions()}};
+                {"file", p.file}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)},
+                {"parameters", settings_json(p.model->parameters())}, {"conventions", p.model->conventions()}};
       if (m) {
         j["state_layout"] = m->state_names();
         j["algebra_dim"] = m->space().algebra_dim();
         json inv = json::array();
         for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}});
         j["invariants"] = inv;
+        j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
+                             {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()}};
       }
       std::cout << j.dump(2) << "\n";
       return 0;
     }
-    fmt::print("model {} {} ({})\n{}\n\n", p.name, p.version, p.file, p.model->summary());
+    fmt::print("model {} {} ({}; plugin ABI {}.{})\n{}\n\n", p.name, p.version, p.file, LIESIM_ABI_MAJOR, p.abi_minor, p.model->summary());
     print_settings("parameters", p.model->parameters());
     if (m) {
       fmt::print("state layout with default parameters ({} numbers; algebra dimension {}):\n  {}\n", m->size(),
                  m->space().algebra_dim(), fmt::join(m->state_names(), ", "));
       fmt::print("invariants:\n");
       for (const auto& i : m->invariants()) fmt::print("  {:<16} {}\n", i.name, i.doc);
+      std::vector<std::string> caps;
+      if (m->has_exact_solution()) caps.push_back("exact solution");
+      if (m->has_vector_field_jacobian()) caps.push_back("exact Jacobian of F");
+      if (m->dae_formulation()) caps.push_back("DAE formulation");
+      if (m->space().can_project()) caps.push_back("projection onto M");
+      fmt::print("capabilities: {}\n", caps.empty() ? std::string("(none beyond f and F)") : fmt::format("{}", fmt::join(caps, ", ")));
     } else {
       fmt::print("(default parameters rejected: {})\n", error);
     }
@@ -123,9 +185,6 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
   try {
     found = registry.method(name);
   } catch (const Error& e) {
-    std::vector<std::string> models;
-    for (const auto& p : registry.plugins())
-      if (p.model) models.push_back(p.name);
     throw Error(fmt::format("'{}' is neither a model nor an integrator method; models: {}; {}", name, fmt::join(models, ", "), e.what()));
   }
   const auto& [family, info] = found;

@@ -7,7 +7,8 @@
 
 namespace liesim::cli {
 
-/// `liesim list [--json]`: loaded plugins, then the failures; exit code.
+/// `liesim list [--json]`: every plugin on the search path, each loaded in a child process, then
+/// the failures (crashes included) and names offered twice; exit code 0.
 int list(const Registry& registry, bool json);
 /// `liesim describe NAME [--json]`: a model's parameters and conventions, or a method's options.
 int describe(const Registry& registry, const std::string& name, bool json);
@@ -18,6 +19,8 @@ int run(const Registry& registry, const std::vector<std::string>& args);
 int study(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim plot DIR`: redraw the plots of a study from its results.
 int plot(const std::vector<std::string>& args);
+/// `liesim manifest PLUGIN.so [--output FILE]`: write the plugin's manifest.
+int manifest(const std::vector<std::string>& args);
 /// `liesim new (model|integrator) NAME [--dir DIR]`: a plugin folder from the installed templates.
 int new_plugin(const std::vector<std::string>& args);
 

@@ -17,6 +17,7 @@ constexpr const char* usage = R"(usage:
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume]
   liesim plot DIR                        redraw the plots of a study
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
+  liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)
 global options (before or after the command):
   --plugin-path DIR    also load plugins from DIR (repeatable; LIESIM_PLUGIN_PATH is colon-separated)
   --help               this text
@@ -48,10 +49,14 @@ int main(int argc, char** argv) {
     return rest.empty() ? 2 : 0;
   }
   try {
-    liesim::Registry registry;
-    registry.load_directories(liesim::Registry::search_path(plugin_paths));
     const std::string command = rest[0];
     const std::vector<std::string> sub(rest.begin() + 1, rest.end());
+    if (command == "plot") return liesim::cli::plot(sub);
+    if (command == "new") return liesim::cli::new_plugin(sub);
+    if (command == "manifest") return liesim::cli::manifest(sub);
+    // Finds plugin files and their manifests; a plugin's code runs only when a command needs it.
+    liesim::Registry registry;
+    registry.load_directories(liesim::Registry::search_path(plugin_paths));
     const bool json = std::find(sub.begin(), sub.end(), "--json") != sub.end();
     if (command == "list") {
       for (const auto& a : sub)
@@ -67,8 +72,6 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);
-    if (command == "plot") return liesim::cli::plot(sub);
-    if (command == "new") return liesim::cli::new_plugin(sub);
     std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
     return 2;
   } catch (const std::exception& e) {

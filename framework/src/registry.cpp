@@ -1,18 +1,54 @@
-// Plugin discovery and loading with Boost.DLL; checks ABI version and build token first.
+// Plugin discovery by file name and manifest, loading on demand, and the errors that name files.
 #include <liesim/registry.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
-#include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <set>
 
 namespace fs = std::filesystem;
 
 namespace liesim {
+
+PluginManifest manifest_from_json(const nlohmann::json& j) {
+  PluginManifest m;
+  const std::string kind = j.at("kind").get<std::string>();
+  if (kind != "model" && kind != "integrator") throw Error(fmt::format("unknown plugin kind '{}'", kind));
+  m.kind = kind == "model" ? PluginKind::model : PluginKind::integrator;
+  m.name = j.at("name").get<std::string>();
+  m.version = j.value("version", std::string());
+  m.summary = j.value("summary", std::string());
+  const auto abi = j.at("abi");
+  m.abi_major = abi.at(0).get<int>();
+  m.abi_minor = abi.at(1).get<int>();
+  m.methods = j.value("methods", std::vector<std::string>{});
+  m.library_size = j.value("library_size", std::uintmax_t{0});
+  return m;
+}
+
+namespace {
+/// The manifest beside `file`, if it exists, names it and was made from a library of its size.
+std::optional<PluginManifest> read_manifest(const fs::path& file, const std::string& name) {
+  const fs::path path = manifest_path(file);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  const auto size = fs::file_size(file, ec);
+  if (ec) return std::nullopt;
+  try {
+    std::ifstream in(path);
+    PluginManifest m = manifest_from_json(nlohmann::json::parse(in));
+    if (m.name != name || m.abi_major != LIESIM_ABI_MAJOR || m.library_size != size) return std::nullopt;
+    return m;
+  } catch (const std::exception&) {
+    return std::nullopt;  // unreadable: probe the library instead
+  }
+}
+}  // namespace
 
 std::vector<fs::path> Registry::search_path(const std::vector<std::string>& cli_paths) {
   std::vector<fs::path> dirs(cli_paths.begin(), cli_paths.end());
@@ -35,129 +71,132 @@ std::vector<fs::path> Registry::search_path(const std::vector<std::string>& cli_
 
 void Registry::load_directories(const std::vector<fs::path>& dirs) {
   std::set<fs::path> seen;
+  for (const auto& c : candidates_) seen.insert(fs::weakly_canonical(c.file.parent_path()));
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
     const fs::path canon = fs::weakly_canonical(dir, ec);
     if (!seen.insert(canon).second) continue;
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (entry.path().extension() == ".so") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) load_file(f);
-  }
-}
-
-void Registry::load_file(const fs::path& file) {
-  auto lib = std::make_shared<boost::dll::shared_library>();
-  std::error_code ec;
-  lib->load(file, ec, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
-  if (ec) {
-    failures_.push_back({file.string(), "", fmt::format("not a loadable shared library ({})", ec.message())});
-    return;
-  }
-  if (!lib->has(plugin_entry_name)) {
-    failures_.push_back({file.string(), "", fmt::format("no entry point '{}' (not a liesim plugin; build it with LIESIM_PLUGIN)", plugin_entry_name)});
-    return;
-  }
-  const PluginDescriptor* d = nullptr;
-  try {
-    d = lib->get_alias<PluginEntry>(plugin_entry_name)();
-  } catch (const std::exception& e) {
-    failures_.push_back({file.string(), "", fmt::format("entry point failed: {}", e.what())});
-    return;
-  }
-  if (d == nullptr) {
-    failures_.push_back({file.string(), "", "entry point returned no descriptor"});
-    return;
-  }
-  const std::string name = d->name ? d->name : "";
-  auto fail = [&](std::string reason) { failures_.push_back({file.string(), name, std::move(reason)}); };
-  if (d->abi_major != LIESIM_ABI_MAJOR || d->abi_minor > LIESIM_ABI_MINOR) {
-    fail(fmt::format("ABI mismatch: plugin built for ABI {}.{}, this liesim has ABI {}.{} (rebuild the plugin against this liesim)",
-                     d->abi_major, d->abi_minor, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR));
-    return;
-  }
-  const std::string token = d->build_token ? d->build_token : "";
-  if (token != LIESIM_BUILD_TOKEN) {
-    fail(fmt::format("build token mismatch: plugin '{}', this liesim '{}' (rebuild the plugin with the same compiler, Eigen and liesim)",
-                     token, LIESIM_BUILD_TOKEN));
-    return;
-  }
-  if (d->kind != PluginKind::model && d->kind != PluginKind::integrator) {
-    fail(fmt::format("unknown plugin kind {}", static_cast<int>(d->kind)));
-    return;
-  }
-  for (const auto& p : plugins_)
-    if (p.kind == d->kind && p.name == name) {
-      fail(fmt::format("duplicate: a plugin named '{}' was already loaded from {}", name, p.file));
-      return;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string fname = entry.path().filename().string();
+      if (fname.rfind("liesim_", 0) == 0 && entry.path().extension() == ".so" && fname.size() > 10) files.push_back(entry.path());
     }
-  char error[1024] = {0};
-  void* object = d->factory ? d->factory(error, sizeof error) : nullptr;
-  if (object == nullptr) {
-    fail(fmt::format("factory failed: {}", error[0] ? error : "no object returned"));
-    return;
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      PluginCandidate c;
+      c.file = f;
+      c.name = f.stem().string().substr(7);
+      c.manifest = read_manifest(f, c.name);
+      if (!c.manifest) {
+        ProbeResult r = probe_plugin(f);
+        c.manifest = r.manifest;
+        c.failure = r.failure;
+        if (!r.manifest) failures_.push_back({f.string(), c.name, r.failure});
+      }
+      candidates_.push_back(std::move(c));
+    }
   }
-  LoadedPlugin p{d->kind, name, d->version ? d->version : "", d->summary ? d->summary : "", file.string(), d->abi_minor, nullptr, nullptr};
-  // The deleter holds the library, so the code of the object outlives the object.
-  if (d->kind == PluginKind::model)
-    p.model = std::shared_ptr<ModelType>(static_cast<ModelType*>(object), [lib](ModelType* m) { delete m; });
-  else
-    p.integrator = std::shared_ptr<IntegratorFamily>(static_cast<IntegratorFamily*>(object),
-                                                     [lib](IntegratorFamily* f) { delete f; });
-  if (p.integrator) {
-    // A method name must be unique across families.
-    for (const auto& m : p.integrator->methods())
-      for (const auto& q : plugins_)
-        if (q.integrator)
-          for (const auto& other : q.integrator->methods())
-            if (other.name == m.name) {
-              fail(fmt::format("method '{}' is already provided by family '{}' ({})", m.name, q.name, q.file));
-              return;
-            }
-  }
-  plugins_.push_back(std::move(p));
 }
 
-std::string Registry::unknown(const std::string& what, const std::string& name,
-                              const std::vector<std::string>& known) const {
+std::vector<LoadedPlugin> Registry::plugins() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<LoadedPlugin> out;
+  for (const auto& [file, p] : loaded_) out.push_back(p);
+  return out;
+}
+
+std::vector<LoadFailure> Registry::failures() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failures_;
+}
+
+const LoadedPlugin& Registry::load(const fs::path& file) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::string key = file.string();
+  if (auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+  try {
+    return loaded_.emplace(key, load_plugin(file)).first->second;
+  } catch (const Error& e) {
+    failures_.push_back({key, file.stem().string().substr(std::min<std::size_t>(7, file.stem().string().size())), e.what()});
+    throw Error(fmt::format("plugin {} could not be loaded: {}", key, e.what()));
+  }
+}
+
+std::vector<std::string> Registry::model_names() const {
+  std::vector<std::string> out;
+  for (const auto& c : candidates_)
+    if (c.manifest && c.manifest->kind == PluginKind::model) out.push_back(c.name);
+  return out;
+}
+
+std::vector<std::string> Registry::method_names() const {
+  std::vector<std::string> out;
+  for (const auto& c : candidates_)
+    if (c.manifest && c.manifest->kind == PluginKind::integrator) out.insert(out.end(), c.manifest->methods.begin(), c.manifest->methods.end());
+  return out;
+}
+
+std::string Registry::unknown(const std::string& what, const std::string& name, const std::vector<std::string>& known) const {
   std::string msg = fmt::format("unknown {} '{}'; available: {}", what, name,
                                 known.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(known, ", ")));
-  for (const auto& f : failures_) {
-    if (f.name == name)
-      return fmt::format("{} '{}' could not be loaded from {}: {}", what, name, f.file, f.reason);
-  }
-  if (!failures_.empty()) {
-    msg += fmt::format("; {} plugin file(s) failed to load:", failures_.size());
-    for (const auto& f : failures_) msg += fmt::format("\n  {}: {}", f.file, f.reason);
+  std::vector<const PluginCandidate*> failed;
+  for (const auto& c : candidates_)
+    if (!c.manifest) failed.push_back(&c);
+  if (!failed.empty()) {
+    msg += fmt::format("; {} plugin file(s) failed to load:", failed.size());
+    for (const auto* c : failed) msg += fmt::format("\n  {}: {}", c->file.string(), c->failure);
   }
   msg += "\n(run `liesim list` to see what is available; add folders with --plugin-path or LIESIM_PLUGIN_PATH)";
   return msg;
 }
 
+namespace {
+std::string both(const std::vector<const PluginCandidate*>& cs) {
+  std::vector<std::string> files;
+  for (const auto* c : cs) files.push_back(c->file.string());
+  return fmt::format("{}", fmt::join(files, " and "));
+}
+}  // namespace
+
 const LoadedPlugin& Registry::model(const std::string& name) const {
-  std::vector<std::string> known;
-  for (const auto& p : plugins_)
-    if (p.model) {
-      if (p.name == name) return p;
-      known.push_back(p.name);
-    }
-  throw Error(unknown("model", name, known));
+  if (name.find('/') != std::string::npos || (name.size() > 3 && name.substr(name.size() - 3) == ".so")) {
+    const LoadedPlugin& p = load(fs::path(name));
+    if (!p.model) throw Error(fmt::format("{} is an integrator plugin, not a model", name));
+    return p;
+  }
+  std::vector<const PluginCandidate*> matches;
+  for (const auto& c : candidates_)
+    if (c.name == name && (!c.manifest || c.manifest->kind == PluginKind::model)) matches.push_back(&c);
+  if (matches.size() > 1)
+    throw Error(fmt::format("model '{}' is provided by {} plugin files: {}; remove all but one from the plugin path, or choose "
+                            "one by giving its file as the model (--model {})", name, matches.size(), both(matches),
+                            matches.front()->file.string()));
+  if (matches.empty()) throw Error(unknown("model", name, model_names()));
+  const PluginCandidate& c = *matches.front();
+  if (!c.manifest) throw Error(fmt::format("model '{}' could not be loaded from {}: {}", name, c.file.string(), c.failure));
+  const LoadedPlugin& p = load(c.file);
+  if (!p.model) throw Error(fmt::format("{} is an integrator plugin, not a model", c.file.string()));
+  return p;
 }
 
 std::pair<const LoadedPlugin*, MethodInfo> Registry::method(const std::string& method) const {
-  std::vector<std::string> known;
-  for (const auto& p : plugins_)
-    if (p.integrator)
-      for (const auto& m : p.integrator->methods()) {
-        if (m.name == method) return {&p, m};
-        known.push_back(m.name);
-      }
-  for (const auto& f : failures_)
-    if (!f.name.empty() && f.name == method)
-      throw Error(fmt::format("integrator family '{}' could not be loaded from {}: {}", f.name, f.file, f.reason));
-  throw Error(unknown("integrator", method, known));
+  std::vector<const PluginCandidate*> matches;
+  for (const auto& c : candidates_)
+    if (c.manifest && c.manifest->kind == PluginKind::integrator &&
+        std::find(c.manifest->methods.begin(), c.manifest->methods.end(), method) != c.manifest->methods.end())
+      matches.push_back(&c);
+  if (matches.size() > 1)
+    throw Error(fmt::format("method '{}' is provided by {} plugin files: {}; remove all but one from the plugin path",
+                            method, matches.size(), both(matches)));
+  if (matches.empty()) throw Error(unknown("integrator", method, method_names()));
+  const LoadedPlugin& p = load(matches.front()->file);
+  if (p.integrator)
+    for (const auto& m : p.integrator->methods())
+      if (m.name == method) return {&p, m};
+  throw Error(fmt::format("the manifest {} says the plugin provides method '{}', but the plugin does not: regenerate the "
+                          "manifest with `liesim manifest {}`", manifest_path(matches.front()->file).string(), method,
+                          matches.front()->file.string()));
 }
 
 }  // namespace liesim

@@ -57,7 +57,6 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   if (!p.model)
     throw Error(error.find(fmt::format("of model '{}'", r.model)) != std::string::npos ? error
                                                                                        : fmt::format("model '{}': {}", r.model, error));
-  record_model_abi_minor(p.model.get(), p.model_plugin->abi_minor);
   p.y0.resize(p.model->size());
   p.model->initial_state(p.y0);
   if (!p.y0.allFinite()) throw Error(fmt::format("model '{}': the initial state is not finite", r.model));
@@ -68,7 +67,8 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.
   std::string refused;
   const IntegratorFamily& family_object = *p.integrator_plugin->integrator;
-  p.model->prepare();
+  if (p.model->prepare() != Status::ok)
+    throw Error(fmt::format("model '{}': preparing its workspaces failed: {}", r.model, p.model->last_error()));
   if (info.self_controlled) {
     std::unique_ptr<Solver> solver(family_object.create_solver(r.method, p.options, refused));
     const SolverTolerances tol{p.spec.control.rtol, p.spec.control.atol, p.spec.step};

@@ -1,13 +1,13 @@
 // Classical explicit Runge–Kutta on the embedded vector field F: R^n -> R^n, reading the same
 // Butcher tables as RKMK (so that "same tableau, different method" comparisons are exact).
 #pragma once
-#include <liesim/integrator.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/tableau.hpp>
 
 namespace liesim::classical_rk {
 
 /// Explicit RK stepper in R^n; embedded pairs estimate the error in the embedding.
-class ErkStepper final : public Stepper {
+class ErkStepper final : public sdk::Stepper {
  public:
   ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedded_solution);
   Status init(Model& model, std::string& error) noexcept override;

@@ -34,7 +34,7 @@ const Entry* find(const std::string& name) {
   return nullptr;
 }
 
-class ClassicalRkFamily final : public IntegratorFamily {
+class ClassicalRkFamily final : public sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "classical explicit Runge–Kutta methods on the embedded vector field"; }
 
@@ -54,7 +54,7 @@ class ClassicalRkFamily final : public IntegratorFamily {
     return {};
   }
 
-  Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
+  sdk::Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
     try {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("classical_rk has no method '{}'", method));

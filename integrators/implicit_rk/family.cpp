@@ -33,7 +33,7 @@ const Entry* find(const std::string& name) {
   return nullptr;
 }
 
-class ImplicitRkFamily final : public IntegratorFamily {
+class ImplicitRkFamily final : public sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "implicit Runge–Kutta (Gauss) methods, classical and Lie group, solved by Newton"; }
 
@@ -53,7 +53,7 @@ class ImplicitRkFamily final : public IntegratorFamily {
     return o;
   }
 
-  Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
+  sdk::Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
     try {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("implicit_rk has no method '{}'", method));

@@ -1,7 +1,7 @@
 // Implicit Runge–Kutta steps, classical (in R^n) or Munthe-Kaas (in the Lie algebra), solved by
 // Newton's method on the stage equations.
 #pragma once
-#include <liesim/integrator.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/jacobian_option.hpp>
 #include <liesim/tableau.hpp>
 
@@ -20,7 +20,7 @@ namespace liesim::implicit_rk {
 /// method with the Jacobian recomputed every iteration: for classical methods on a model with an
 /// exact dF/dy (Model::has_vector_field_jacobian), dG_i/dK_j = delta_ij I - h a_ij dF/dy(Y_i);
 /// otherwise a forward-difference approximation of dG/dK.
-class ImplicitRkStepper final : public Stepper {
+class ImplicitRkStepper final : public sdk::Stepper {
  public:
   /// jacobian: option `jacobian` (classical methods; Lie group methods always use differences).
   ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters, JacobianSource jacobian);

@@ -1,7 +1,7 @@
 // Commutator-free Lie group methods (and Crouch–Grossman) read from a CommutatorFreeScheme
 // [Celledoni–Marthinsen–Owren 2003; Curry–Owren 2019; thesis §2.2.2, §2.4.2].
 #pragma once
-#include <liesim/integrator.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/tableau.hpp>
 
 namespace liesim::lie_rk {
@@ -9,7 +9,7 @@ namespace liesim::lie_rk {
 /// Stepper for any commutator-free scheme; exponentials shared with an earlier stage are reused
 /// (detected from the table: a stage whose exponential list starts with another stage's list
 /// starts from that stage's point).
-class CommutatorFreeStepper final : public Stepper {
+class CommutatorFreeStepper final : public sdk::Stepper {
  public:
   CommutatorFreeStepper(const CommutatorFreeScheme& scheme, bool adaptive, bool embedded_solution);
   Status init(Model& model, std::string& error) noexcept override;

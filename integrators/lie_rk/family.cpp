@@ -53,7 +53,7 @@ std::pair<int, int> orders(const Entry& e) {
   return {t->order, t->embedded_order};
 }
 
-class LieRkFamily final : public IntegratorFamily {
+class LieRkFamily final : public sdk::IntegratorFamily {
  public:
   std::string summary() const override {
     return "explicit Lie group integrators from coefficient tables: RKMK, commutator-free, Crouch–Grossman";
@@ -83,7 +83,7 @@ class LieRkFamily final : public IntegratorFamily {
     return o;
   }
 
-  Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
+  sdk::Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
     try {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("lie_rk has no method '{}'", method));

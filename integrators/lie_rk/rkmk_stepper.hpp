@@ -1,7 +1,7 @@
 // Runge–Kutta–Munthe-Kaas: any explicit Butcher tableau applied to the dexpinv equation
 // sigma' = dexpinv_sigma(f(exp(sigma) . y_n)) in the Lie algebra [Munthe-Kaas 1999; thesis §2.2.2].
 #pragma once
-#include <liesim/integrator.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/tableau.hpp>
 
 namespace liesim::lie_rk {
@@ -14,7 +14,7 @@ enum class DexpinvMode {
 };
 
 /// RKMK stepper reading a MuntheKaasScheme (tableau + optional commutator corrections).
-class RkmkStepper final : public Stepper {
+class RkmkStepper final : public sdk::Stepper {
  public:
   /// `embedded_solution`: advance with b_hat instead of b (to measure the auxiliary method).
   RkmkStepper(MuntheKaasScheme scheme, DexpinvMode mode, int series_order, bool adaptive, bool embedded_solution);

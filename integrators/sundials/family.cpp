@@ -72,7 +72,7 @@ bool boolean(const Settings& s, const std::string& key) {
   return s.choice(key, {"true", "false"}) == "true";
 }
 
-class SundialsFamily final : public IntegratorFamily {
+class SundialsFamily final : public sdk::IntegratorFamily {
  public:
   SundialsFamily() {
     // Load the table lists now: a SUNDIALS that disagrees with its headers fails the plugin load.
@@ -159,7 +159,7 @@ class SundialsFamily final : public IntegratorFamily {
     return o;
   }
 
-  Solver* create_solver(const std::string& method, const Settings& s, std::string& error) const noexcept override {
+  sdk::Solver* create_solver(const std::string& method, const Settings& s, std::string& error) const noexcept override {
     try {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("the sundials plugin has no method '{}'", method));

@@ -4,7 +4,7 @@
 #pragma once
 #include "nvector.hpp"
 
-#include <liesim/integrator.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/jacobian_option.hpp>
 
 #include <sundials/sundials_context.h>
@@ -37,7 +37,7 @@ struct Options {
 };
 
 /// Common part of the CVODE and ARKODE solvers.
-class SolverBase : public Solver {
+class SolverBase : public sdk::Solver {
  public:
   std::string last_error() const override { return last_error_; }
 

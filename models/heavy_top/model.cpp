@@ -86,7 +86,7 @@ struct Physics {
   Eigen::Vector3d p0;           ///< -m|g| c, the constant momentum of the quadratic form
 };
 
-std::unique_ptr<HomogeneousSpace> make_space(Formulation f) {
+std::unique_ptr<sdk::HomogeneousSpace> make_space(Formulation f) {
   switch (f) {
     case Formulation::tso3: return std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1);
     case Formulation::lie_poisson: return std::make_unique<PowerSpace<lie::SE3Coadjoint>>(1);
@@ -100,10 +100,10 @@ double orthogonality_defect(const Eigen::Ref<const RowMajor3>& Q) {
   return (Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm();
 }
 
-class HeavyTop final : public Model {
+class HeavyTop final : public sdk::Model {
  public:
   HeavyTop(Formulation f, Physics ph, Eigen::VectorXd y0)
-      : Model(make_space(f)), f_(f), ph_(std::move(ph)), y0_(std::move(y0)) {}
+      : sdk::Model(make_space(f)), f_(f), ph_(std::move(ph)), y0_(std::move(y0)) {}
 
   void initial_state(Vec y) const override { y = y0_; }
 
@@ -319,7 +319,7 @@ Eigen::Matrix3d initial_attitude(const Settings& p) {
   return Q;
 }
 
-class HeavyTopType final : public ModelTypeBase<HeavyTopType> {
+class HeavyTopType final : public sdk::ModelTypeBase<HeavyTopType> {
  public:
   std::string summary() const override {
     return "heavy top (rigid body with a fixed point in gravity): T*SO(3), se(3)* Lie–Poisson or quadratic form";
@@ -340,7 +340,7 @@ class HeavyTopType final : public ModelTypeBase<HeavyTopType> {
   }
   std::string conventions() const override { return conventions_text; }
 
-  std::unique_ptr<Model> make(const Settings& p) const {
+  std::unique_ptr<sdk::Model> make(const Settings& p) const {
     const std::string fs = p.choice("formulation", {"tso3", "lie_poisson", "quadratic"});
     const Formulation f = fs == "tso3" ? Formulation::tso3 : fs == "lie_poisson" ? Formulation::lie_poisson : Formulation::quadratic;
 

@@ -27,10 +27,10 @@ PARAMETERS  m > 0 (mass), d >= 0 (damping), k >= 0 (stiffness), x0, v0 (initial 
 SOURCE      M. Arnold, Stability analysis of Lie group integrators in terms of test equations,
             EasyChair preprint 2024 (seed 003), §2 equation (*); rotating_ball is its SO(3) version.)";
 
-class Oscillator final : public Model {
+class Oscillator final : public sdk::Model {
  public:
   Oscillator(double m, double d, double k, double x0, double v0)
-      : Model(std::make_unique<PowerSpace<lie::RnTranslation<2>>>(1)), m_(m), d_(d), k_(k), x0_(x0), v0_(v0) {}
+      : sdk::Model(std::make_unique<PowerSpace<lie::RnTranslation<2>>>(1)), m_(m), d_(d), k_(k), x0_(x0), v0_(v0) {}
 
   void initial_state(Vec y) const override {
     y[0] = x0_;
@@ -68,7 +68,7 @@ class Oscillator final : public Model {
   double m_, d_, k_, x0_, v0_;
 };
 
-class OscillatorType final : public ModelTypeBase<OscillatorType> {
+class OscillatorType final : public sdk::ModelTypeBase<OscillatorType> {
  public:
   std::string summary() const override {
     return "damped linear oscillator m x'' + d x' + k x = 0 in R^2 under translations (classical counterpart of rotating_ball)";
@@ -81,7 +81,7 @@ class OscillatorType final : public ModelTypeBase<OscillatorType> {
             {"v0", "0", "m/s", "initial velocity"}};
   }
   std::string conventions() const override { return conventions_text; }
-  std::unique_ptr<Model> make(const Settings& p) const {
+  std::unique_ptr<sdk::Model> make(const Settings& p) const {
     const double m = p.number("m"), d = p.number("d"), k = p.number("k");
     if (!(m > 0)) throw Error(fmt::format("parameter 'm': mass {} must be positive", m));
     if (!(d >= 0)) throw Error(fmt::format("parameter 'd': damping {} must be >= 0", d));

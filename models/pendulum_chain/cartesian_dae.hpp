@@ -4,7 +4,7 @@
 #pragma once
 #include "chain_dynamics.hpp"
 
-#include <liesim/model.hpp>
+#include <liesim/sdk/model.hpp>
 
 namespace liesim::pendulum_chain {
 
@@ -19,7 +19,7 @@ namespace liesim::pendulum_chain {
 ///   n_i . (v_i - v_{i-1})                      (G(x) v, index 2)      = 0   (N, algebraic: lambda)
 ///   (|d_i|^2 - L_i^2) / (2 L_i)                (c(x))                 = 0   (N, algebraic: mu)
 /// so that, with this scaling, lambda_i is exactly the link tension tau_i of chain_dynamics.cpp.
-class CartesianDae final : public DaeFormulation {
+class CartesianDae final : public sdk::DaeFormulation {
  public:
   /// `chain` must outlive the formulation (it is the owning model's).
   explicit CartesianDae(const Chain& chain) : chain_(chain), n_(chain.size()), ws_(n_), wdot_(3 * n_) {}

@@ -33,16 +33,16 @@ SOURCE      Celledoni, Cokaj, Leone, Murari, Owren, IJCM 99 (2022) §2.5 and ECM
             E. Cokaj, ch. 2-3); model of Lee, Leok, McClamroch, Global Formulations (2018).)";
 
 /// The model instance.
-class PendulumChain final : public Model {
+class PendulumChain final : public sdk::Model {
  public:
   /// `cartesian_dae`: also offer the GGL formulation of cartesian_dae.hpp through dae().
   PendulumChain(Chain chain, Eigen::VectorXd y0, bool cartesian_dae)
-      : Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(chain.size())),
+      : sdk::Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(chain.size())),
         chain_(std::move(chain)), y0_(std::move(y0)), ws_(chain_.size()), wdot_(3 * chain_.size()) {
     if (cartesian_dae) dae_ = std::make_unique<CartesianDae>(chain_);
   }
 
-  DaeFormulation* dae() noexcept override { return dae_.get(); }
+  sdk::DaeFormulation* dae() noexcept override { return dae_.get(); }
 
   void initial_state(Vec y) const override { y = y0_; }
 
@@ -133,7 +133,7 @@ Eigen::VectorXd per_link_vector(const Settings& p, const std::string& key, int n
   return out;
 }
 
-class PendulumChainType final : public ModelTypeBase<PendulumChainType> {
+class PendulumChainType final : public sdk::ModelTypeBase<PendulumChainType> {
  public:
   std::string summary() const override { return "N-fold 3D pendulum (chain of spherical pendula) on (TS^2)^N under SE(3)^N"; }
 
@@ -155,7 +155,7 @@ class PendulumChainType final : public ModelTypeBase<PendulumChainType> {
 
   std::string conventions() const override { return conventions_text; }
 
-  std::unique_ptr<Model> make(const Settings& p) const {
+  std::unique_ptr<sdk::Model> make(const Settings& p) const {
     const int n = static_cast<int>(p.integer("N", 1, 1 << 20));
     Chain chain;
     chain.m = per_link(p, "m", n);

@@ -73,10 +73,10 @@ struct Data {
   std::array<Eigen::Vector3d, 2> M;       // body moments
 };
 
-class QuadrotorLoad final : public Model {
+class QuadrotorLoad final : public sdk::Model {
  public:
   QuadrotorLoad(Data data, Eigen::VectorXd y0)
-      : Model(std::make_unique<PowerSpace<Action>>(1)), p_(std::move(data)), y0_(std::move(y0)) {}
+      : sdk::Model(std::make_unique<PowerSpace<Action>>(1)), p_(std::move(data)), y0_(std::move(y0)) {}
 
   void initial_state(Vec y) const override { y = y0_; }
 
@@ -214,7 +214,7 @@ double positive_param(const Settings& p, const std::string& key, const char* wha
   return v;
 }
 
-class QuadrotorLoadType final : public ModelTypeBase<QuadrotorLoadType> {
+class QuadrotorLoadType final : public sdk::ModelTypeBase<QuadrotorLoadType> {
  public:
   std::string summary() const override {
     return "two quadrotors carrying a point mass by rigid links, on TR^3 x (TSO(3))^2 x (TS^2)^2 under R^6 x (SO(3) x R^3)^2 x SE(3)^2";
@@ -249,7 +249,7 @@ class QuadrotorLoadType final : public ModelTypeBase<QuadrotorLoadType> {
 
   std::string conventions() const override { return conventions_text; }
 
-  std::unique_ptr<Model> make(const Settings& p) const {
+  std::unique_ptr<sdk::Model> make(const Settings& p) const {
     Data d;
     for (int i = 0; i < 2; ++i) {
       const std::string key = fmt::format("J{}", i + 1);

@@ -20,10 +20,10 @@ INVARIANTS  energy H = 1/2 (y1^2/I1 + y2^2/I2 + y3^2/I3); norm = |y| (Casimir).
 PARAMETERS  principal moments of inertia I = (I1, I2, I3) > 0; initial momentum y0.
 SOURCE      thesis of E. Cokaj, Example 2 (1.2.3)-(1.2.5), Fig. 1.2, and Example 10.)";
 
-class RigidBody final : public Model {
+class RigidBody final : public sdk::Model {
  public:
   RigidBody(const Eigen::Vector3d& inertia, const Eigen::Vector3d& y0)
-      : Model(std::make_unique<PowerSpace<lie::SO3Coadjoint>>(1)), inv_inertia_(inertia.cwiseInverse()), y0_(y0) {}
+      : sdk::Model(std::make_unique<PowerSpace<lie::SO3Coadjoint>>(1)), inv_inertia_(inertia.cwiseInverse()), y0_(y0) {}
 
   void initial_state(Vec y) const override { y = y0_; }
   std::vector<std::string> state_names() const override { return {"y1", "y2", "y3"}; }
@@ -56,7 +56,7 @@ class RigidBody final : public Model {
   Eigen::Vector3d y0_;
 };
 
-class RigidBodyType final : public ModelTypeBase<RigidBodyType> {
+class RigidBodyType final : public sdk::ModelTypeBase<RigidBodyType> {
  public:
   std::string summary() const override { return "free rigid body (Euler's equations) on so(3)* under the coadjoint action of SO(3)"; }
   std::vector<SettingSpec> parameters() const override {
@@ -64,7 +64,7 @@ class RigidBodyType final : public ModelTypeBase<RigidBodyType> {
             {"y0", "0.6967067093471654,0,0.7173560908995228", "kg m^2/s", "initial body angular momentum (default (cos 0.8, 0, sin 0.8))"}};
   }
   std::string conventions() const override { return conventions_text; }
-  std::unique_ptr<Model> make(const Settings& p) const {
+  std::unique_ptr<sdk::Model> make(const Settings& p) const {
     const auto I = p.numbers("I", {3});
     for (int i = 0; i < 3; ++i)
       if (!(I[i] > 0)) throw Error(fmt::format("parameter 'I': moment I{} = {} must be positive", i + 1, I[i]));

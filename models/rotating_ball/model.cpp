@@ -50,11 +50,11 @@ SOURCE      M. Arnold, Stability analysis of Lie group integrators in terms of t
             EasyChair preprint 2024 (seed 003), §3 equations (1)-(3); oscillator is its R^2 counterpart.)";
 
 
-class RotatingBall final : public Model {
+class RotatingBall final : public sdk::Model {
  public:
   RotatingBall(double m, double d, double k, const Eigen::Vector3d& n, double alpha0, double v0, const Eigen::Vector3d& w0_perp,
                double pi_margin)
-      : Model(std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1)),
+      : sdk::Model(std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1)),
         m_(m), d_(d), k_(k), n_(n), alpha0_(alpha0), v0_(v0), w0_perp_(w0_perp), angle_max_(std::numbers::pi - pi_margin) {
     R0_ = lie::SO3::exp(alpha0 * n);
     w0_ = v0 * n + w0_perp;
@@ -159,7 +159,7 @@ class RotatingBall final : public Model {
   Eigen::Vector3d w0_;
 };
 
-class RotatingBallType final : public ModelTypeBase<RotatingBallType> {
+class RotatingBallType final : public sdk::ModelTypeBase<RotatingBallType> {
  public:
   std::string summary() const override {
     return "ball (J = m I) on a damped torsional spring on TSO(3) under SO(3) x R^3 (Lie group test equation)";
@@ -175,7 +175,7 @@ class RotatingBallType final : public ModelTypeBase<RotatingBallType> {
             {"pi_margin", "0.01", "rad", "the hooks fail when k > 0 and the rotation angle reaches pi - pi_margin (0 < pi_margin <= 1)"}};
   }
   std::string conventions() const override { return conventions_text; }
-  std::unique_ptr<Model> make(const Settings& p) const {
+  std::unique_ptr<sdk::Model> make(const Settings& p) const {
     const double m = p.number("m"), d = p.number("d"), k = p.number("k");
     if (!(m > 0)) throw Error(fmt::format("parameter 'm': moment of inertia {} must be positive", m));
     if (!(d >= 0)) throw Error(fmt::format("parameter 'd': damping {} must be >= 0", d));

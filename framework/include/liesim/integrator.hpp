@@ -1,92 +1,111 @@
-// Integrator families, their methods, and the two kinds of integrators the kernel drives.
+// The host's view of integrator plugins: a family of methods, and the steppers and solvers it
+// makes, over the C integrator table of liesim/plugin.h. (Plugin authors implement the classes of
+// liesim/sdk/integrator.hpp instead.)
 #pragma once
+#include <liesim/method_info.hpp>
 #include <liesim/model.hpp>
+#include <liesim/plugin_context.hpp>
 #include <liesim/settings.hpp>
-#include <liesim/stats.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace liesim {
 
-/// Where an embedded pair measures its local error estimate.
-enum class ErrorSpace {
-  none,       ///< no error estimate (fixed step only)
-  embedding,  ///< difference y_new - y_hat of two points in R^n (classical pairs; commutator-free pairs, measured with the space's distance under l2)
-  algebra     ///< difference of two Lie algebra increments sigma - sigma_hat (RKMK pairs)
-};
-
-/// Description of one method of a family, as `liesim list` prints it.
-struct MethodInfo {
-  std::string name;         ///< e.g. "rkmk4"
-  std::string summary;      ///< one line
-  int order = 0;            ///< order of the main method
-  int embedded_order = 0;   ///< order of the embedded (auxiliary) method, 0 if none
-  bool lie_group = false;   ///< advances on M through the action (true) or in R^n (false)
-  bool self_controlled = false;  ///< has its own step control and output (e.g. SUNDIALS)
-};
-
 /// A one-step method driven by the kernel: the kernel chooses h, the stepper takes the step.
 class Stepper {
  public:
-  virtual ~Stepper() = default;
-  /// Bind to a model and allocate every workspace (the only place a stepper may allocate).
-  virtual Status init(Model& model, std::string& error) noexcept = 0;
-  /// Where err is measured by step() (ErrorSpace::none for methods without an embedded pair).
-  virtual ErrorSpace error_space() const noexcept = 0;
-  /// One step of size h from (t, y) to y_new; for embedded pairs, err = main - auxiliary
-  /// (size n for embedding errors, d for algebra errors). Must not allocate.
-  virtual Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept = 0;
-  /// Message for the last non-ok status.
-  virtual std::string last_error() const { return {}; }
-};
+  Stepper(const liesim_integrator_api* api, liesim_stepper* s, std::unique_ptr<PluginContext> log,
+          std::shared_ptr<const void> library)
+      : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)) {}
+  ~Stepper() { api_->stepper_destroy(s_); }
+  Stepper(const Stepper&) = delete;
+  Stepper& operator=(const Stepper&) = delete;
 
-/// Step-size settings given to a self-controlled solver.
-struct SolverTolerances {
-  double rtol = 0.0;      ///< relative tolerance (0 with a fixed step)
-  double atol = 0.0;      ///< absolute tolerance
-  double fixed_step = 0;  ///< > 0: take this fixed step instead of adapting
+  /// Bind to a model and allocate every workspace.
+  Status init(Model& model, std::string& error) noexcept {
+    const Status s = to_status(api_->stepper_init(s_, &model.ref()));
+    if (s != Status::ok) error = log_->take_error("the method refused the model");
+    return s;
+  }
+  /// Where err is measured by step().
+  ErrorSpace error_space() const noexcept { return static_cast<ErrorSpace>(api_->stepper_error_space(s_)); }
+  /// One step of size h from (t, y) to y_new; err = main - auxiliary (n or d entries).
+  Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
+    return to_status(api_->stepper_step(s_, t, h, y.data(), y_new.data(), err.data()));
+  }
+  /// Message for the last non-ok status.
+  std::string last_error() const { return log_->last_error(); }
+
+ private:
+  const liesim_integrator_api* api_;
+  liesim_stepper* s_;
+  std::unique_ptr<PluginContext> log_;
+  std::shared_ptr<const void> library_;
 };
 
 /// An integrator with its own step control and interpolation (SUNDIALS and the like).
 class Solver {
  public:
-  virtual ~Solver() = default;
+  Solver(const liesim_integrator_api* api, liesim_solver* s, std::unique_ptr<PluginContext> log,
+         std::shared_ptr<const void> library)
+      : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)) {}
+  ~Solver() { api_->solver_destroy(s_); }
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
   /// Bind to a model, set the initial condition and allocate everything.
-  virtual Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol,
-                      std::string& error) noexcept = 0;
+  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+    const Status s = to_status(api_->solver_init(s_, &model.ref(), t0, y0.data(), tol.rtol, tol.atol, tol.fixed_step));
+    if (s != Status::ok) error = log_->take_error("the solver refused the model");
+    return s;
+  }
   /// Advance to t_out and write the (interpolated) state there.
-  virtual Status advance(double t_out, Vec y_out) noexcept = 0;
-  /// Add the solver's own statistics (steps, rejections, Newton iterations, ...) to `stats`.
-  virtual void add_stats(Stats& stats) const noexcept = 0;
+  Status advance(double t_out, Vec y_out) noexcept { return to_status(api_->solver_advance(s_, t_out, y_out.data())); }
+  /// Add the solver's own statistics to `stats`.
+  void add_stats(Stats& stats) const noexcept {
+    liesim_solver_stats s{};
+    api_->solver_stats(s_, &s);
+    stats.steps += s.steps;
+    stats.rejected_steps += s.rejected_steps;
+    stats.rhs_evals_jac += s.rhs_evals_jac;
+    stats.jac_evals += s.jac_evals;
+    stats.nonlinear_iters += s.nonlinear_iters;
+    stats.nonlinear_conv_fails += s.nonlinear_conv_fails;
+  }
   /// Message for the last non-ok status, naming the solver flag and time.
-  virtual std::string last_error() const { return {}; }
+  std::string last_error() const { return log_->last_error(); }
+
+ private:
+  const liesim_integrator_api* api_;
+  liesim_solver* s_;
+  std::unique_ptr<PluginContext> log_;
+  std::shared_ptr<const void> library_;
 };
 
-/// The plugin-side factory of a family of methods (e.g. all table-driven Lie group methods).
+/// An integrator plugin: its methods (from the metadata document) and their steppers or solvers.
 class IntegratorFamily {
  public:
-  virtual ~IntegratorFamily() = default;
+  /// `metadata`: the plugin's JSON document; throws liesim::Error when it is malformed.
+  IntegratorFamily(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library);
   /// One-line summary.
-  virtual std::string summary() const = 0;
+  const std::string& summary() const { return summary_; }
   /// The methods this family provides.
-  virtual std::vector<MethodInfo> methods() const = 0;
+  const std::vector<MethodInfo>& methods() const { return methods_; }
   /// Family-specific options of `method` (the kernel's step-control options are not listed).
-  virtual std::vector<SettingSpec> options(const std::string& method) const = 0;
-  /// Create a kernel-driven stepper (nullptr and `error` set on failure; never throws).
-  virtual Stepper* create_stepper(const std::string& method, const Settings& options,
-                                  std::string& error) const noexcept {
-    (void)options;
-    error = "method '" + method + "' is not a kernel-driven stepper";
-    return nullptr;
-  }
-  /// Create a self-controlled solver (nullptr and `error` set on failure; never throws).
-  virtual Solver* create_solver(const std::string& method, const Settings& options,
-                                std::string& error) const noexcept {
-    (void)options;
-    error = "method '" + method + "' is not a self-controlled solver";
-    return nullptr;
-  }
+  std::vector<SettingSpec> options(const std::string& method) const;
+  /// Create a kernel-driven stepper (nullptr and `error` set on failure).
+  Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const;
+  /// Create a self-controlled solver (nullptr and `error` set on failure).
+  Solver* create_solver(const std::string& method, const Settings& options, std::string& error) const;
+
+ private:
+  const liesim_integrator_api* api_;
+  std::shared_ptr<const void> library_;
+  std::string summary_;
+  std::vector<MethodInfo> methods_;
+  std::vector<std::vector<SettingSpec>> options_;
 };
 
 }  // namespace liesim

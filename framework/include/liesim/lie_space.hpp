@@ -2,7 +2,7 @@
 // M = P^N (N copies of the action's point space) under the direct product group G^N.
 #pragma once
 #include <liesim/lie/bernoulli.hpp>
-#include <liesim/space.hpp>
+#include <liesim/sdk/model.hpp>
 
 namespace liesim {
 
@@ -10,7 +10,7 @@ namespace liesim {
 /// optionally project), evaluated block by block with fixed-size Eigen. One virtual call per
 /// operation, never per scalar.
 template <class A>
-class PowerSpace final : public HomogeneousSpace {
+class PowerSpace final : public sdk::HomogeneousSpace {
  public:
   using Group = typename A::Group;
   using Point = typename A::Point;
@@ -19,7 +19,7 @@ class PowerSpace final : public HomogeneousSpace {
   static constexpr int D = Group::dim;
 
   /// The space of `blocks` copies (blocks >= 1).
-  explicit PowerSpace(int blocks) : HomogeneousSpace(blocks * P, blocks * D), blocks_(blocks) {}
+  explicit PowerSpace(int blocks) : sdk::HomogeneousSpace(blocks * P, blocks * D), blocks_(blocks) {}
 
   bool can_project() const noexcept override { return requires(Point& p) { A::project(p); }; }
   /// Number of blocks N.

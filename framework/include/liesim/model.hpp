@@ -1,9 +1,13 @@
-// Model: a mechanical system written once, usable by Lie group and classical methods alike.
+// A model instance as its callers see it (the kernel, and integrator plugins through the SDK): a
+// C++ view over the C model table of liesim/plugin.h. Header-only: every call is inline, counts
+// its work in the host's counters and makes one indirect call into the model plugin.
 #pragma once
-#include <liesim/settings.hpp>
-#include <liesim/space.hpp>
+#include <liesim/plugin.h>
+#include <liesim/stats.hpp>
+#include <liesim/status.hpp>
+#include <liesim/types.hpp>
 
-#include <memory>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,176 +19,211 @@ struct InvariantInfo {
   std::string doc;   ///< meaning and formula
 };
 
-/// A differential-algebraic formulation of a model in redundant coordinates x (for DAE solvers
-/// such as IDA): residual G(t, x, x') = 0, with a map back to the model's state layout so that
-/// errors are compared on the same state.
+class Model;
+
+/// The homogeneous space (M, G, psi) of a model instance: n embedding coordinates, dim g = d.
+class HomogeneousSpace {
+ public:
+  /// Number of embedding coordinates n of a point of M.
+  int point_size() const noexcept { return n_; }
+  /// Dimension d of the Lie algebra g.
+  int algebra_dim() const noexcept { return d_; }
+  /// out = psi(exp(xi), y): the action of the exponential of xi in g on the point y.
+  Status act_exp(ConstVec xi, ConstVec y, Vec out) const noexcept {
+    ++c_->exps;
+    return to_status(api_->act_exp(m_, xi.data(), y.data(), out.data()));
+  }
+  /// out = dexpinv_u(v), right-trivialised inverse derivative of exp.
+  Status dexpinv(ConstVec u, ConstVec v, Vec out) const noexcept {
+    ++c_->dexpinv_calls;
+    return to_status(api_->dexpinv(m_, u.data(), v.data(), out.data()));
+  }
+  /// out = [a, b], the Lie bracket of g.
+  Status bracket(ConstVec a, ConstVec b, Vec out) const noexcept {
+    ++c_->brackets;
+    return to_status(api_->bracket(m_, a.data(), b.data(), out.data()));
+  }
+  /// out = psi_*(xi)|_y, the infinitesimal generator (a tangent vector at y in R^n).
+  Status generator(ConstVec xi, ConstVec y, Vec out) const noexcept {
+    return to_status(api_->space_generator(m_, xi.data(), y.data(), out.data()));
+  }
+  /// Orthogonal projection of a point of R^n onto M (in place); fatal where the space has none.
+  Status project(Vec y) const noexcept {
+    ++c_->projections;
+    return can_project() ? to_status(api_->project(m_, y.data())) : Status::fatal;
+  }
+  /// Whether dexpinv is a closed form (true) or only a truncated series.
+  bool has_exact_dexpinv() const noexcept { return (flags_ & LIESIM_MODEL_EXACT_DEXPINV) != 0; }
+  /// Whether project() is available.
+  bool can_project() const noexcept { return (flags_ & LIESIM_MODEL_CAN_PROJECT) != 0; }
+  /// Distance between two points of M (the model's; Euclidean in R^n unless it says otherwise).
+  double distance(ConstVec a, ConstVec b) const noexcept { return api_->distance(m_, a.data(), b.data()); }
+
+ private:
+  friend class Model;
+  const liesim_model_api* api_ = nullptr;
+  liesim_model* m_ = nullptr;
+  liesim_counters* c_ = nullptr;
+  int n_ = 0;
+  int d_ = 0;
+  std::uint32_t flags_ = 0;
+};
+
+/// A model's differential-algebraic formulation G(t, x, x') = 0 (for DAE solvers such as IDA).
 class DaeFormulation {
  public:
-  virtual ~DaeFormulation() = default;
   /// Number of DAE unknowns.
-  virtual int size() const noexcept = 0;
+  int size() const noexcept { return size_; }
   /// id_i = 1 for a differential component, 0 for an algebraic one.
-  virtual void differential_components(Vec id) const noexcept = 0;
+  void differential_components(Vec id) const noexcept { api_->dae_differential_components(m_, id.data()); }
   /// Consistent initial values (x, x') for the model state y0 at t0.
-  virtual Status initial_values(double t0, ConstVec y0, Vec x, Vec xdot) noexcept = 0;
+  Status initial_values(double t0, ConstVec y0, Vec x, Vec xdot) noexcept {
+    return to_status(api_->dae_initial_values(m_, t0, y0.data(), x.data(), xdot.data()));
+  }
   /// The residual r = G(t, x, x').
-  virtual Status residual(double t, ConstVec x, ConstVec xdot, Vec r) noexcept = 0;
-  /// The model state y (layout of Model::state_names) of the DAE point (x, x').
-  virtual void to_state(ConstVec x, ConstVec xdot, Vec y) const noexcept = 0;
+  Status residual(double t, ConstVec x, ConstVec xdot, Vec r) noexcept {
+    return to_status(api_->dae_residual(m_, t, x.data(), xdot.data(), r.data()));
+  }
+  /// The model state y of the DAE point (x, x').
+  void to_state(ConstVec x, ConstVec xdot, Vec y) const noexcept { api_->dae_to_state(m_, x.data(), xdot.data(), y.data()); }
   /// Number of constraint residuals reported by constraints().
-  virtual int constraint_count() const noexcept = 0;
+  int constraint_count() const noexcept { return constraints_; }
   /// Constraint residuals at x (0 on the constraint manifold).
-  virtual void constraints(ConstVec x, Vec c) const noexcept = 0;
-  /// Message of the last non-ok status.
-  virtual std::string last_error() const { return {}; }
+  void constraints(ConstVec x, Vec c) const noexcept { api_->dae_constraints(m_, x.data(), c.data()); }
+  /// Message of the last non-ok status (the model's).
+  std::string last_error() const;
+
+ private:
+  friend class Model;
+  const liesim_model_api* api_ = nullptr;
+  liesim_model* m_ = nullptr;
+  const Model* model_ = nullptr;
+  int size_ = 0;
+  int constraints_ = 0;
 };
 
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
-/// Public calls are non-virtual (they count work); models implement the private hooks.
 class Model {
  public:
-  explicit Model(std::unique_ptr<HomogeneousSpace> space) : space_(std::move(space)) {
-    space_->attach_counters(&counters_);
+  /// A view of an instance owned elsewhere (what an integrator plugin receives).
+  explicit Model(const liesim_model_ref& ref) : ref_(ref) { bind(); }
+  /// An owned instance with its own counters; `release` destroys it (the host's loader).
+  Model(const liesim_model_api* api, liesim_model* instance, const char* (*last_error)(void*), void* host_context,
+        std::function<void()> release)
+      : release_(std::move(release)) {
+    ref_.size = sizeof(liesim_model_ref);
+    ref_.api = api;
+    ref_.instance = instance;
+    ref_.counters = &own_;
+    ref_.last_error = last_error;
+    ref_.host_context = host_context;
+    bind();
   }
-  virtual ~Model() = default;
+  ~Model() {
+    if (release_) release_();
+  }
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
+  /// The C reference to hand to an integrator plugin.
+  const liesim_model_ref& ref() const noexcept { return ref_; }
+
   /// The homogeneous space (manifold, group, action).
-  const HomogeneousSpace& space() const noexcept { return *space_; }
+  const HomogeneousSpace& space() const noexcept { return space_; }
   /// Size n of a state vector (embedding coordinates).
-  int size() const noexcept { return space_->point_size(); }
+  int size() const noexcept { return space_.n_; }
 
   /// xi = f(t, y) in g with F|_y = psi_*(f(y))|_y [Munthe-Kaas; thesis (2.2.3)].
   Status generator(double t, ConstVec y, Vec xi) noexcept {
-    ++counters_.f_evals;
-    return do_generator(t, y, xi);
+    ++ref_.counters->f_evals;
+    return to_status(ref_.api->generator(ref_.instance, t, y.data(), xi.data()));
   }
   /// dy = F(t, y), the same vector field in embedding coordinates, for classical solvers.
   Status vector_field(double t, ConstVec y, Vec dy) noexcept {
-    ++counters_.F_evals;
-    return do_vector_field(t, y, dy);
+    ++ref_.counters->F_evals;
+    return to_status(ref_.api->vector_field(ref_.instance, t, y.data(), dy.data()));
   }
 
   /// The initial state given by the parameters.
-  virtual void initial_state(Vec y) const = 0;
+  void initial_state(Vec y) const noexcept { ref_.api->initial_state(ref_.instance, y.data()); }
   /// Names of the n state components in layout order (CSV column names).
-  virtual std::vector<std::string> state_names() const = 0;
+  std::vector<std::string> state_names() const { return {info_.state_names, info_.state_names + size()}; }
   /// The invariants and constraint residuals reported for this model.
-  virtual std::vector<InvariantInfo> invariants() const { return {}; }
-  /// Values of the invariants at y (out has invariants().size() entries).
-  virtual void evaluate_invariants(ConstVec y, Vec out) const noexcept { (void)y; (void)out; }
+  std::vector<InvariantInfo> invariants() const {
+    std::vector<InvariantInfo> out;
+    for (int k = 0; k < info_.invariant_count; ++k) out.push_back({info_.invariant_names[k], info_.invariant_docs[k]});
+    return out;
+  }
+  /// Number of invariants.
+  int invariant_count() const noexcept { return info_.invariant_count; }
+  /// Values of the invariants at y (out has invariant_count() entries).
+  void evaluate_invariants(ConstVec y, Vec out) const noexcept { ref_.api->invariants(ref_.instance, y.data(), out.data()); }
   /// "" if y lies on M within the model's stated tolerance, else a message naming the violation.
-  virtual std::string check_state(ConstVec y) const { (void)y; return {}; }
+  std::string check_state(ConstVec y) const {
+    if (ref_.api->check_state(ref_.instance, y.data()) == LIESIM_OK) return {};
+    std::string why = last_error();
+    return why.empty() ? "the state is not on the model's manifold" : why;
+  }
   /// Whether an exact solution is known for these parameters.
-  virtual bool has_exact_solution() const noexcept { return false; }
+  bool has_exact_solution() const noexcept { return (info_.flags & LIESIM_MODEL_EXACT_SOLUTION) != 0; }
   /// The exact solution at time t (only where has_exact_solution()).
-  virtual Status exact_solution(double t, Vec y) const noexcept { (void)t; (void)y; return Status::fatal; }
-
-  /// Message of the last non-ok status returned by a hook.
-  const std::string& last_error() const noexcept { return last_error_; }
-  /// Evaluation counters of this instance.
-  Counters& counters() noexcept { return counters_; }
-
- protected:
-  /// Record why a hook failed and return `s`.
-  Status fail(Status s, const char* why) noexcept {
-    try { last_error_ = why; } catch (...) {}
-    return s;
+  Status exact_solution(double t, Vec y) const noexcept {
+    return has_exact_solution() ? to_status(ref_.api->exact_solution(ref_.instance, t, y.data())) : Status::fatal;
   }
+  /// Allocate the model's workspaces (before a run; never per step).
+  Status prepare() noexcept { return to_status(ref_.api->prepare(ref_.instance)); }
 
- private:
-  virtual Status do_generator(double t, ConstVec y, Vec xi) noexcept = 0;
-  /// Default embedded field: F|_y = psi_*(f(t, y))|_y, evaluated through the space. Models
-  /// override it where the direct formula is cheaper. (Must not allocate: uses scratch_.)
-  virtual Status do_vector_field(double t, ConstVec y, Vec dy) noexcept {
-    if (scratch_.size() != space_->algebra_dim()) return fail(Status::fatal, "vector_field: workspace not prepared");
-    Status s = do_generator(t, y, scratch_);
-    if (s != Status::ok) return s;
-    return space_->generator(scratch_, y, dy);
-  }
-
- protected:
-  /// Scratch algebra vector used by the default vector field; allocated by prepare().
-  Eigen::VectorXd scratch_;
-
- public:
-  /// Allocate the model's workspaces (called by the kernel before a run; never per step).
-  virtual void prepare() { scratch_.resize(space_->algebra_dim()); }
-
-  /// The DAE formulation for a solver to use: dae(), or nullptr when the model comes from a plugin
-  /// built for ABI minor 0, whose objects do not have the dae() hook. Solvers call this, not dae().
-  DaeFormulation* dae_formulation() noexcept;
-
-  // ABI 1.1 additions: appended after every virtual function of ABI 1.0 (see docs/design.md).
-
-  /// The model's differential-algebraic formulation, or nullptr where it has none (ABI 1.1).
-  virtual DaeFormulation* dae() noexcept { return nullptr; }
-
-  /// Whether the model provides the Jacobian of F for implicit solvers; with the non-virtual
-  /// wrappers below, solvers use the model's own Jacobian where it exists (ABI 1.2). Solvers call
-  /// has_vector_field_jacobian() and vector_field_jacobian(), not these hooks.
-  virtual bool has_jacobian() const noexcept { return false; }
-  /// J = dF/dy (t, y), n x n: the Jacobian of the embedded vector field, exact, for every y in R^n
-  /// where F is defined (solvers evaluate it off M too). Default: none (Status::fatal).
-  virtual Status jacobian(double t, ConstVec y, MatRef J) noexcept {
-    (void)t;
-    (void)y;
-    (void)J;
-    return Status::fatal;
-  }
-
-  /// Whether vector_field_jacobian() is available: has_jacobian() on objects from plugins built
-  /// for ABI minor >= 2 (an older plugin's vtable ends before that slot).
-  bool has_vector_field_jacobian() const noexcept;
-  /// J = dF/dy (t, y) through the model's hook; Status::fatal where there is none. (SUNDIALS
-  /// solvers report their Jacobian evaluations as Stats::jac_evals; the kernel-driven implicit_rk
-  /// makes s of them per Newton iteration, Stats::nonlinear_iters, and reports no jac_evals.)
+  /// The DAE formulation for a DAE solver, or nullptr where the model has none.
+  DaeFormulation* dae_formulation() noexcept { return dae_.api_ ? &dae_ : nullptr; }
+  /// Whether vector_field_jacobian() is available (a model built for ABI >= 2.1 that provides it).
+  bool has_vector_field_jacobian() const noexcept { return jacobian_ != nullptr; }
+  /// J = dF/dy (t, y) through the model; Status::fatal where there is none.
   Status vector_field_jacobian(double t, ConstVec y, MatRef J) noexcept {
-    return has_vector_field_jacobian() ? jacobian(t, y, J) : Status::fatal;
+    return jacobian_ ? to_status(jacobian_(ref_.instance, t, y.data(), J.data())) : Status::fatal;
   }
+
+  /// Message of the last non-ok status returned by the model.
+  std::string last_error() const {
+    const char* m = ref_.last_error ? ref_.last_error(ref_.host_context) : nullptr;
+    return m ? m : "";
+  }
+  /// Evaluation counters of this instance (the host's).
+  Counters& counters() noexcept { return *ref_.counters; }
 
  private:
-  std::unique_ptr<HomogeneousSpace> space_;
-  Counters counters_;
-  std::string last_error_;
-};
-
-/// Record the ABI minor of the plugin that created `model` (the kernel's run preparation does
-/// this); models never recorded are taken to be built for this kernel's ABI.
-void record_model_abi_minor(const Model* model, int abi_minor);
-/// Forget a recorded model (before it is destroyed).
-void forget_model_abi_minor(const Model* model);
-
-/// The plugin-side factory of a model: its documentation and parameters, and instance creation.
-class ModelType {
- public:
-  virtual ~ModelType() = default;
-  /// One-line summary.
-  virtual std::string summary() const = 0;
-  /// Declared parameters with defaults, units and meaning.
-  virtual std::vector<SettingSpec> parameters() const = 0;
-  /// The convention block: SPACE / GROUP / ACTION / GENERATOR / EMBEDDING / INVARIANTS / PARAMETERS / SOURCE.
-  virtual std::string conventions() const = 0;
-  /// Create an instance; on invalid parameters returns nullptr and sets `error` (never throws).
-  virtual Model* create(const Settings& parameters, std::string& error) const noexcept = 0;
-};
-
-/// Helper base for model plugins: implement `make` (which may throw liesim::Error); the
-/// exception is caught inside the plugin and returned as text, so none crosses the boundary.
-template <class Derived>
-class ModelTypeBase : public ModelType {
- public:
-  Model* create(const Settings& parameters, std::string& error) const noexcept final {
-    try {
-      return static_cast<const Derived*>(this)->make(parameters).release();
-    } catch (const std::exception& e) {
-      error = e.what();
-    } catch (...) {
-      error = "unknown error while creating the model";
+  void bind() {
+    info_ = liesim_model_info{};
+    info_.size = sizeof(liesim_model_info);
+    ref_.api->info(ref_.instance, &info_);
+    space_.api_ = ref_.api;
+    space_.m_ = ref_.instance;
+    space_.c_ = ref_.counters;
+    space_.n_ = info_.point_size;
+    space_.d_ = info_.algebra_dim;
+    space_.flags_ = info_.flags;
+#if LIESIM_ABI_MINOR >= 1
+    const liesim_model_api* api = ref_.api;
+    if ((info_.flags & LIESIM_MODEL_JACOBIAN) && LIESIM_HAS_MEMBER(api, liesim_model_api, jacobian))
+      jacobian_ = api->jacobian;
+    if ((info_.flags & LIESIM_MODEL_DAE) && LIESIM_HAS_MEMBER(api, liesim_model_api, dae_constraints)) {
+      dae_.api_ = api;
+      dae_.m_ = ref_.instance;
+      dae_.model_ = this;
+      dae_.size_ = info_.dae_size;
+      dae_.constraints_ = info_.dae_constraint_count;
     }
-    return nullptr;
+#endif
   }
+
+  liesim_model_ref ref_{};
+  liesim_counters own_{};
+  liesim_model_info info_{};
+  HomogeneousSpace space_;
+  DaeFormulation dae_;
+  liesim_status (*jacobian_)(liesim_model*, double, const double*, double*) = nullptr;
+  std::function<void()> release_;
 };
+
+inline std::string DaeFormulation::last_error() const { return model_ ? model_->last_error() : std::string(); }
 
 }  // namespace liesim

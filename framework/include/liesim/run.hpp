@@ -31,11 +31,8 @@ struct PreparedRun {
   Settings parameters;  ///< model parameters with defaults
   Settings options;     ///< family options with defaults
   Settings control;     ///< step-control options with defaults
-  /// The model instance; its deleter forgets the ABI record made for it.
-  std::unique_ptr<Model, void (*)(Model*)> model{nullptr, [](Model* m) {
-                                                   forget_model_abi_minor(m);
-                                                   delete m;
-                                                 }};
+  /// The model instance.
+  std::unique_ptr<Model> model;
   RunSpec spec;
   Eigen::VectorXd y0;   ///< validated initial state
 };

@@ -12,6 +12,13 @@ enum class Status : int {
   fatal = -1        ///< the run cannot continue
 };
 
+/// The C status of the plugin boundary as a Status (anything unknown is fatal).
+constexpr Status to_status(int s) noexcept {
+  return s == 0 ? Status::ok : s == 1 ? Status::recoverable : Status::fatal;
+}
+/// A Status as the C status of the plugin boundary (LIESIM_OK, LIESIM_RECOVERABLE, LIESIM_FATAL).
+constexpr int to_c(Status s) noexcept { return static_cast<int>(s); }
+
 /// Error raised by the kernel and the command line; the message names the problem and its fix.
 class Error : public std::runtime_error {
  public:

@@ -1,6 +1,7 @@
 // Manifest, orders table, plots (through the shipped matplotlib script) and the Markdown report.
-#include <liesim/plugin.hpp>
+#include <liesim/plugin.h>
 #include <liesim/study/report.hpp>
+#include <liesim/version.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
@@ -48,7 +49,7 @@ void write_manifest(const std::string& out, const StudySpec& study, const Regist
                     const std::string& finished, int jobs) {
   nlohmann::json plugins = nlohmann::json::array();
   for (const auto& p : registry.plugins())
-    plugins.push_back({{"name", p.name}, {"version", p.version}, {"kind", p.model ? "model" : "integrator"}, {"file", p.file}});
+    plugins.push_back({{"name", p.name}, {"version", p.version}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)}, {"kind", p.model ? "model" : "integrator"}, {"file", p.file}});
   const nlohmann::json j = {
       {"study", {{"name", study.name}, {"file", study.file}, {"text", study.text}}},
       {"liesim", {{"version", LIESIM_VERSION}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR)}, {"build_token", LIESIM_BUILD_TOKEN}}},

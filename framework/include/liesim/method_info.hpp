@@ -1,0 +1,32 @@
+// Value types that describe integrator methods, shared by the SDK (which writes them into the
+// metadata document) and the host (which reads them back).
+#pragma once
+#include <string>
+
+namespace liesim {
+
+/// Where an embedded pair measures its local error estimate (LIESIM_ERROR_* in liesim/plugin.h).
+enum class ErrorSpace {
+  none = 0,       ///< no error estimate (fixed step only)
+  embedding = 1,  ///< difference y_new - y_hat of two points in R^n (classical pairs; commutator-free pairs, measured with the space's distance under l2)
+  algebra = 2     ///< difference of two Lie algebra increments sigma - sigma_hat (RKMK pairs)
+};
+
+/// Description of one method of a family, as `liesim list` prints it.
+struct MethodInfo {
+  std::string name;         ///< e.g. "rkmk4"
+  std::string summary;      ///< one line
+  int order = 0;            ///< order of the main method
+  int embedded_order = 0;   ///< order of the embedded (auxiliary) method, 0 if none
+  bool lie_group = false;   ///< advances on M through the action (true) or in R^n (false)
+  bool self_controlled = false;  ///< has its own step control and output (e.g. SUNDIALS)
+};
+
+/// Step-size settings given to a self-controlled solver.
+struct SolverTolerances {
+  double rtol = 0.0;      ///< relative tolerance (0 with a fixed step)
+  double atol = 0.0;      ///< absolute tolerance
+  double fixed_step = 0;  ///< > 0: take this fixed step instead of adapting
+};
+
+}  // namespace liesim

@@ -1,0 +1,280 @@
+/* The liesim plugin boundary, in C (C99): the only thing a host and a plugin share.
+ *
+ * A plugin is a shared library named liesim_NAME.so that exports one function,
+ *     const liesim_plugin* liesim_plugin_entry(const liesim_host* host);
+ * The host passes its table (ABI version, logger); the plugin returns its own table, which starts
+ * with its size and ABI version. Everything after that crosses as C types: opaque handles,
+ * double buffers, C strings and one JSON metadata document. No C++ type, exception or allocation
+ * crosses: whatever a side allocates, the same side frees (instances through their destroy call).
+ *
+ * Versions: a plugin built for ABI MAJOR.x loads into every host MAJOR.y with y >= x. Capabilities
+ * added by a later minor are trailing members of a table, present when the table's `size` covers
+ * them (see LIESIM_HAS_MEMBER); a host never reads past the size a plugin states, and a plugin
+ * never reads past the size a host states. A new major is an incompatible boundary.
+ *
+ * Buffers: the lengths of the double buffers of an instance call are fixed when the instance is
+ * created and stated in its info (point_size n, algebra_dim d, invariant_count, dae_size, ...).
+ * Matrices are column-major.
+ *
+ * Status: every call that can fail returns LIESIM_OK, LIESIM_RECOVERABLE (retry with a smaller step)
+ * or LIESIM_FATAL (the run cannot continue), in the style of SUNDIALS and FMI, and writes its
+ * message through the host's logger with the context the host gave when the object was created. */
+#ifndef LIESIM_PLUGIN_H
+#define LIESIM_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ABI version. The major changes only with an incompatible boundary; the minor when trailing
+ * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model. */
+#ifndef LIESIM_ABI_MAJOR
+#define LIESIM_ABI_MAJOR 2
+#endif
+#ifndef LIESIM_ABI_MINOR
+#define LIESIM_ABI_MINOR 1
+#endif
+
+#define LIESIM_STR2_(x) #x
+#define LIESIM_STR_(x) LIESIM_STR2_(x)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define LIESIM_ENDIAN_ "be"
+#else
+#define LIESIM_ENDIAN_ "le"
+#endif
+/* What must match between a host and a plugin: the ABI major and the data layout (pointer and
+ * double sizes, byte order). Compiler, C++ library and liesim version do not matter. */
+#define LIESIM_BUILD_TOKEN                                                                  \
+  "abi" LIESIM_STR_(LIESIM_ABI_MAJOR) ";ptr" LIESIM_STR_(__SIZEOF_POINTER__) ";double" \
+  LIESIM_STR_(__SIZEOF_DOUBLE__) ";" LIESIM_ENDIAN_
+
+/* Name of the one exported symbol. */
+#define LIESIM_PLUGIN_ENTRY_NAME "liesim_plugin_entry"
+
+#if defined(_WIN32)
+#define LIESIM_EXPORT __declspec(dllexport)
+#else
+#define LIESIM_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Whether a table whose first member is `uint32_t size` contains MEMBER. */
+#define LIESIM_HAS_MEMBER(table, type, member) \
+  ((table) != NULL && (table)->size >= offsetof(type, member) + sizeof((table)->member))
+
+typedef int32_t liesim_status;
+#define LIESIM_OK 0
+#define LIESIM_RECOVERABLE 1
+#define LIESIM_FATAL (-1)
+
+typedef int32_t liesim_log_level;
+#define LIESIM_LOG_INFO 0
+#define LIESIM_LOG_WARNING 1
+#define LIESIM_LOG_ERROR 2
+
+/* ---------------------------------------------------------------------------------------------
+ * The host. */
+
+typedef struct liesim_host {
+  uint32_t size;       /* sizeof(liesim_host) as the host was built */
+  uint32_t abi_major;  /* the host's LIESIM_ABI_MAJOR */
+  uint32_t abi_minor;  /* the host's LIESIM_ABI_MINOR */
+  uint32_t reserved;
+  /* Write a message. `context` is the one the host gave with the object the message is about
+   * (NULL for messages about the plugin as a whole). An ERROR message explains the status of the
+   * call that returns next; it names the problem and what would fix it. */
+  void (*log)(void* context, liesim_log_level level, const char* message);
+} liesim_host;
+
+/* Evaluation counters, owned by the host and incremented by the caller of a model function
+ * (the host or an integrator plugin), never by the model. */
+typedef struct liesim_counters {
+  int64_t f_evals;       /* generator evaluations f: M -> g */
+  int64_t F_evals;       /* embedded vector field evaluations F: R^n -> R^n */
+  int64_t exps;          /* exponentials applied through the action */
+  int64_t dexpinv_calls; /* dexpinv evaluations */
+  int64_t brackets;      /* Lie brackets */
+  int64_t projections;   /* projections onto the manifold */
+  int64_t newton_iters;  /* Newton iterations of implicit kernel-driven methods */
+  int64_t newton_fails;  /* Newton convergence failures of implicit kernel-driven methods */
+} liesim_counters;
+
+/* ---------------------------------------------------------------------------------------------
+ * Models. A model plugin's metadata document (liesim_plugin.metadata_json) is
+ *   {"summary": "...", "conventions": "SPACE ...",
+ *    "parameters": [{"name": "N", "default": "2", "unit": "", "doc": "..."}, ...]}
+ * The host validates the user's parameters against it and passes the ones the user gave to
+ * create() as text; the plugin applies its defaults. */
+
+typedef struct liesim_model liesim_model; /* an instance, opaque */
+
+#define LIESIM_MODEL_EXACT_DEXPINV 1u  /* dexpinv is a closed form (else a truncated series) */
+#define LIESIM_MODEL_CAN_PROJECT 2u    /* project() is available */
+#define LIESIM_MODEL_EXACT_SOLUTION 4u /* exact_solution() is available for these parameters */
+#define LIESIM_MODEL_JACOBIAN 8u       /* jacobian() is available (ABI 2.1) */
+#define LIESIM_MODEL_DAE 16u           /* the dae_* functions are available (ABI 2.1) */
+
+typedef struct liesim_model_info {
+  uint32_t size;                      /* sizeof(liesim_model_info) as the plugin was built */
+  uint32_t flags;                     /* LIESIM_MODEL_* */
+  int32_t point_size;                 /* n: embedding coordinates of a point of M */
+  int32_t algebra_dim;                /* d: dimension of the Lie algebra g */
+  int32_t invariant_count;            /* number of invariants and constraint residuals */
+  int32_t dae_size;                   /* unknowns of the DAE formulation (0: none) */
+  int32_t dae_constraint_count;       /* constraint residuals of the DAE formulation */
+  int32_t reserved;
+  const char* const* state_names;     /* n names in layout order (CSV columns) */
+  const char* const* invariant_names; /* invariant_count names */
+  const char* const* invariant_docs;  /* invariant_count meanings and formulas */
+} liesim_model_info;
+
+typedef struct liesim_model_api {
+  uint32_t size; /* sizeof(liesim_model_api) as the plugin was built */
+  uint32_t reserved;
+  /* Create an instance from the parameters the user gave, as KEY/VALUE text (the plugin applies
+   * its defaults); on failure log the reason with
+   * `context` and return LIESIM_FATAL. The host keeps `context` alive until destroy(). */
+  liesim_status (*create)(void* context, int32_t count, const char* const* keys, const char* const* values,
+                          liesim_model** out);
+  void (*destroy)(liesim_model* m);
+  /* Sizes, names and flags; the strings stay valid until destroy(). */
+  void (*info)(liesim_model* m, liesim_model_info* info);
+  /* Allocate workspaces (called before a run, never per step). */
+  liesim_status (*prepare)(liesim_model* m);
+  /* y0 (n) given by the parameters. */
+  void (*initial_state)(liesim_model* m, double* y);
+  /* xi = f(t, y) in g (d), with F|_y = psi_*(f(t, y))|_y. */
+  liesim_status (*generator)(liesim_model* m, double t, const double* y, double* xi);
+  /* dy = F(t, y) (n), the same field in embedding coordinates. */
+  liesim_status (*vector_field)(liesim_model* m, double t, const double* y, double* dy);
+  /* out = psi(exp(xi), y) (n). */
+  liesim_status (*act_exp)(liesim_model* m, const double* xi, const double* y, double* out);
+  /* out = dexpinv_u(v) (d), right trivialised. */
+  liesim_status (*dexpinv)(liesim_model* m, const double* u, const double* v, double* out);
+  /* out = [a, b] (d). */
+  liesim_status (*bracket)(liesim_model* m, const double* a, const double* b, double* out);
+  /* out = psi_*(xi)|_y (n), the infinitesimal generator of the action. */
+  liesim_status (*space_generator)(liesim_model* m, const double* xi, const double* y, double* out);
+  /* Project y (n) onto M in place (LIESIM_MODEL_CAN_PROJECT). */
+  liesim_status (*project)(liesim_model* m, double* y);
+  /* Distance of two points of M (no allocation). */
+  double (*distance)(liesim_model* m, const double* a, const double* b);
+  /* Invariants at y (invariant_count values). */
+  void (*invariants)(liesim_model* m, const double* y, double* out);
+  /* LIESIM_OK when y lies on M within the model's tolerance; else log why and return LIESIM_FATAL. */
+  liesim_status (*check_state)(liesim_model* m, const double* y);
+  /* The exact solution at t (LIESIM_MODEL_EXACT_SOLUTION). */
+  liesim_status (*exact_solution)(liesim_model* m, double t, double* y);
+#if LIESIM_ABI_MINOR >= 1
+  /* ---- ABI 2.1 ---- */
+  /* J = dF/dy (t, y), n x n column-major, exact (LIESIM_MODEL_JACOBIAN). */
+  liesim_status (*jacobian)(liesim_model* m, double t, const double* y, double* J);
+  /* The DAE formulation G(t, x, x') = 0 in dae_size unknowns (LIESIM_MODEL_DAE). */
+  void (*dae_differential_components)(liesim_model* m, double* id);
+  liesim_status (*dae_initial_values)(liesim_model* m, double t0, const double* y0, double* x, double* xdot);
+  liesim_status (*dae_residual)(liesim_model* m, double t, const double* x, const double* xdot, double* r);
+  void (*dae_to_state)(liesim_model* m, const double* x, const double* xdot, double* y);
+  void (*dae_constraints)(liesim_model* m, const double* x, double* c);
+#endif
+} liesim_model_api;
+
+/* A model instance as an integrator plugin receives it: owned by the host, valid until the
+ * stepper or solver it was given to is destroyed. The caller increments `counters`. */
+typedef struct liesim_model_ref {
+  uint32_t size; /* sizeof(liesim_model_ref) as the host was built */
+  uint32_t reserved;
+  const liesim_model_api* api;
+  liesim_model* instance;
+  liesim_counters* counters;
+  /* The model's last error message (after a call returned a status other than LIESIM_OK). */
+  const char* (*last_error)(void* host_context);
+  void* host_context;
+} liesim_model_ref;
+
+/* ---------------------------------------------------------------------------------------------
+ * Integrators. An integrator plugin provides a family of methods; its metadata document is
+ *   {"summary": "...",
+ *    "methods": [{"name": "rkmk4", "summary": "...", "order": 4, "embedded_order": 0,
+ *                 "lie_group": true, "self_controlled": false,
+ *                 "options": [{"name": ..., "default": ..., "unit": ..., "doc": ...}]}, ...]}
+ * A kernel-driven method makes steppers (the host chooses h); a self-controlled one makes
+ * solvers (own step control and interpolation, e.g. SUNDIALS). */
+
+typedef struct liesim_stepper liesim_stepper; /* opaque */
+typedef struct liesim_solver liesim_solver;   /* opaque */
+
+/* Where a stepper's error estimate lives. */
+#define LIESIM_ERROR_NONE 0      /* no estimate: fixed step only */
+#define LIESIM_ERROR_EMBEDDING 1 /* err has n entries: difference of two points of R^n */
+#define LIESIM_ERROR_ALGEBRA 2   /* err has d entries: difference of two Lie algebra increments */
+
+/* Statistics a solver adds to the run's (counters are kept separately). */
+typedef struct liesim_solver_stats {
+  int64_t steps;
+  int64_t rejected_steps;
+  int64_t rhs_evals_jac;        /* F evaluations spent on difference-quotient Jacobians */
+  int64_t jac_evals;
+  int64_t nonlinear_iters;
+  int64_t nonlinear_conv_fails;
+  double h_min_used;
+  double h_max_used;
+} liesim_solver_stats;
+
+typedef struct liesim_integrator_api {
+  uint32_t size; /* sizeof(liesim_integrator_api) as the plugin was built */
+  uint32_t reserved;
+  /* A stepper for `method` with the options the user gave, as KEY/VALUE text (the plugin applies
+   * its defaults); on failure log the reason with `context`. */
+  liesim_status (*create_stepper)(void* context, const char* method, int32_t count, const char* const* keys,
+                                  const char* const* values, liesim_stepper** out);
+  void (*stepper_destroy)(liesim_stepper* s);
+  /* Bind to a model and allocate every workspace (the only place a stepper allocates). */
+  liesim_status (*stepper_init)(liesim_stepper* s, const liesim_model_ref* model);
+  /* LIESIM_ERROR_*. */
+  int32_t (*stepper_error_space)(liesim_stepper* s);
+  /* One step of size h from (t, y) to y_new; err = main - embedded solution (see error space). */
+  liesim_status (*stepper_step)(liesim_stepper* s, double t, double h, const double* y, double* y_new, double* err);
+
+  liesim_status (*create_solver)(void* context, const char* method, int32_t count, const char* const* keys,
+                                 const char* const* values, liesim_solver** out);
+  void (*solver_destroy)(liesim_solver* s);
+  /* Bind to a model, set (t0, y0) and the tolerances (rtol, atol), or fixed_step > 0. */
+  liesim_status (*solver_init)(liesim_solver* s, const liesim_model_ref* model, double t0, const double* y0,
+                               double rtol, double atol, double fixed_step);
+  /* Advance to t_out and write the (interpolated) state there. */
+  liesim_status (*solver_advance)(liesim_solver* s, double t_out, double* y_out);
+  /* Add the solver's statistics. */
+  void (*solver_stats)(liesim_solver* s, liesim_solver_stats* stats);
+} liesim_integrator_api;
+
+/* ---------------------------------------------------------------------------------------------
+ * The plugin table. */
+
+#define LIESIM_KIND_MODEL 1
+#define LIESIM_KIND_INTEGRATOR 2
+
+typedef struct liesim_plugin {
+  uint32_t size;      /* sizeof(liesim_plugin) as the plugin was built */
+  uint32_t abi_major; /* LIESIM_ABI_MAJOR the plugin was built for */
+  uint32_t abi_minor; /* LIESIM_ABI_MINOR the plugin was built for */
+  int32_t kind;       /* LIESIM_KIND_* */
+  const char* build_token;   /* LIESIM_BUILD_TOKEN */
+  const char* name;          /* model name or integrator family name; the file is liesim_NAME.so */
+  const char* version;       /* the plugin's own version */
+  const char* summary;       /* one line */
+  const char* metadata_json; /* the document described above for the kind */
+  const liesim_model_api* model;           /* kind == LIESIM_KIND_MODEL */
+  const liesim_integrator_api* integrator; /* kind == LIESIM_KIND_INTEGRATOR */
+} liesim_plugin;
+
+/* The entry point: returns the plugin's table (static storage), or NULL after logging why (e.g.
+ * the host's ABI major is not the plugin's). Called once per load. */
+typedef const liesim_plugin* (*liesim_plugin_entry_fn)(const liesim_host* host);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIESIM_PLUGIN_H */

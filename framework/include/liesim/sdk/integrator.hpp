@@ -1,0 +1,68 @@
+// What an integrator plugin's author writes against: a family of methods, each made as a stepper
+// (the kernel chooses h) or a solver (own step control). They live inside the plugin; the adapter
+// (liesim/sdk/integrator_plugin.hpp) turns them into the C table of liesim/plugin.h. The model a
+// stepper or solver is given is the C++ view liesim::Model (liesim/model.hpp).
+#pragma once
+#include <liesim/method_info.hpp>
+#include <liesim/model.hpp>
+#include <liesim/settings.hpp>
+
+#include <string>
+#include <vector>
+
+namespace liesim::sdk {
+
+/// A one-step method driven by the kernel: the kernel chooses h, the stepper takes the step.
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  /// Bind to a model and allocate every workspace (the only place a stepper may allocate).
+  virtual Status init(liesim::Model& model, std::string& error) noexcept = 0;
+  /// Where err is measured by step() (ErrorSpace::none for methods without an embedded pair).
+  virtual ErrorSpace error_space() const noexcept = 0;
+  /// One step of size h from (t, y) to y_new; for embedded pairs, err = main - auxiliary
+  /// (size n for embedding errors, d for algebra errors). Must not allocate.
+  virtual Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept = 0;
+  /// Message for the last non-ok status.
+  virtual std::string last_error() const { return {}; }
+};
+
+/// An integrator with its own step control and interpolation (SUNDIALS and the like).
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  /// Bind to a model, set the initial condition and allocate everything.
+  virtual Status init(liesim::Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept = 0;
+  /// Advance to t_out and write the (interpolated) state there.
+  virtual Status advance(double t_out, Vec y_out) noexcept = 0;
+  /// Add the solver's own statistics (steps, rejections, Newton iterations, ...) to `stats`.
+  virtual void add_stats(Stats& stats) const noexcept = 0;
+  /// Message for the last non-ok status, naming the solver flag and time.
+  virtual std::string last_error() const { return {}; }
+};
+
+/// The plugin-side factory of a family of methods (e.g. all table-driven Lie group methods).
+class IntegratorFamily {
+ public:
+  virtual ~IntegratorFamily() = default;
+  /// One-line summary.
+  virtual std::string summary() const = 0;
+  /// The methods this family provides.
+  virtual std::vector<MethodInfo> methods() const = 0;
+  /// Family-specific options of `method` (the kernel's step-control options are not listed).
+  virtual std::vector<SettingSpec> options(const std::string& method) const = 0;
+  /// Create a kernel-driven stepper (nullptr and `error` set on failure; never throws).
+  virtual Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept {
+    (void)options;
+    error = "method '" + method + "' is not a kernel-driven stepper";
+    return nullptr;
+  }
+  /// Create a self-controlled solver (nullptr and `error` set on failure; never throws).
+  virtual Solver* create_solver(const std::string& method, const Settings& options, std::string& error) const noexcept {
+    (void)options;
+    error = "method '" + method + "' is not a self-controlled solver";
+    return nullptr;
+  }
+};
+
+}  // namespace liesim::sdk

@@ -1,0 +1,194 @@
+// What a model plugin's author writes against: the space (M, G, psi), the model (f, F, invariants,
+// optional DAE formulation and Jacobian) and its type (parameters, conventions, creation). These
+// classes live inside the plugin; the adapter (liesim/sdk/model_plugin.hpp) turns them into the C
+// table of liesim/plugin.h, so none of them crosses the boundary.
+#pragma once
+#include <liesim/model.hpp>
+#include <liesim/settings.hpp>
+#include <liesim/status.hpp>
+#include <liesim/types.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace liesim {
+
+namespace sdk {
+
+/// A manifold M (embedded in R^n) with a transitive left action psi of a Lie group G, dim g = d.
+/// Public calls are non-virtual and forward to the private `do_*` hooks.
+class HomogeneousSpace {
+ public:
+  HomogeneousSpace(int point_size, int algebra_dim) : n_(point_size), d_(algebra_dim) {}
+  virtual ~HomogeneousSpace() = default;
+  HomogeneousSpace(const HomogeneousSpace&) = delete;
+  HomogeneousSpace& operator=(const HomogeneousSpace&) = delete;
+
+  /// Number of embedding coordinates n of a point of M.
+  int point_size() const noexcept { return n_; }
+  /// Dimension d of the Lie algebra g.
+  int algebra_dim() const noexcept { return d_; }
+
+  /// out = psi(exp(xi), y): the action of the exponential of xi in g on the point y.
+  Status act_exp(ConstVec xi, ConstVec y, Vec out) const noexcept { return do_act_exp(xi, y, out); }
+  /// out = dexpinv_u(v), right-trivialised inverse derivative of exp (exact where the algebra has a closed form).
+  Status dexpinv(ConstVec u, ConstVec v, Vec out) const noexcept { return do_dexpinv(u, v, out); }
+  /// out = [a, b], the Lie bracket of g.
+  Status bracket(ConstVec a, ConstVec b, Vec out) const noexcept { return do_bracket(a, b, out); }
+  /// out = psi_*(xi)|_y, the infinitesimal generator (a tangent vector at y in R^n).
+  Status generator(ConstVec xi, ConstVec y, Vec out) const noexcept { return do_generator(xi, y, out); }
+  /// Orthogonal projection of a point of R^n onto M (in place); fatal where the space has none.
+  Status project(Vec y) const noexcept { return do_project(y); }
+  /// Whether dexpinv is a closed form (true) or only the truncated Bernoulli series is available.
+  virtual bool has_exact_dexpinv() const noexcept { return true; }
+  /// Whether project() is available.
+  virtual bool can_project() const noexcept { return false; }
+  /// Distance between two points of M: commutator-free error estimates under error_norm=l2 and
+  /// the studies' distance_final use it (default: Euclidean in R^n). Must not allocate.
+  virtual double distance(ConstVec a, ConstVec b) const noexcept { return (a - b).norm(); }
+
+ private:
+  virtual Status do_act_exp(ConstVec xi, ConstVec y, Vec out) const noexcept = 0;
+  virtual Status do_dexpinv(ConstVec u, ConstVec v, Vec out) const noexcept = 0;
+  virtual Status do_bracket(ConstVec a, ConstVec b, Vec out) const noexcept = 0;
+  virtual Status do_generator(ConstVec xi, ConstVec y, Vec out) const noexcept = 0;
+  virtual Status do_project(Vec) const noexcept { return Status::fatal; }
+
+  int n_;
+  int d_;
+};
+
+/// A differential-algebraic formulation of a model in redundant coordinates x (for DAE solvers
+/// such as IDA): residual G(t, x, x') = 0, with a map back to the model's state layout so that
+/// errors are compared on the same state.
+class DaeFormulation {
+ public:
+  virtual ~DaeFormulation() = default;
+  /// Number of DAE unknowns.
+  virtual int size() const noexcept = 0;
+  /// id_i = 1 for a differential component, 0 for an algebraic one.
+  virtual void differential_components(Vec id) const noexcept = 0;
+  /// Consistent initial values (x, x') for the model state y0 at t0.
+  virtual Status initial_values(double t0, ConstVec y0, Vec x, Vec xdot) noexcept = 0;
+  /// The residual r = G(t, x, x').
+  virtual Status residual(double t, ConstVec x, ConstVec xdot, Vec r) noexcept = 0;
+  /// The model state y (layout of Model::state_names) of the DAE point (x, x').
+  virtual void to_state(ConstVec x, ConstVec xdot, Vec y) const noexcept = 0;
+  /// Number of constraint residuals reported by constraints().
+  virtual int constraint_count() const noexcept = 0;
+  /// Constraint residuals at x (0 on the constraint manifold).
+  virtual void constraints(ConstVec x, Vec c) const noexcept = 0;
+  /// Message of the last non-ok status.
+  virtual std::string last_error() const { return {}; }
+};
+
+/// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
+class Model {
+ public:
+  explicit Model(std::unique_ptr<HomogeneousSpace> space) : space_(std::move(space)) {}
+  virtual ~Model() = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  /// The homogeneous space (manifold, group, action).
+  const HomogeneousSpace& space() const noexcept { return *space_; }
+  /// Size n of a state vector (embedding coordinates).
+  int size() const noexcept { return space_->point_size(); }
+
+  /// xi = f(t, y) in g with F|_y = psi_*(f(y))|_y [Munthe-Kaas; thesis (2.2.3)].
+  Status generator(double t, ConstVec y, Vec xi) noexcept { return do_generator(t, y, xi); }
+  /// dy = F(t, y), the same vector field in embedding coordinates, for classical solvers.
+  Status vector_field(double t, ConstVec y, Vec dy) noexcept { return do_vector_field(t, y, dy); }
+
+  /// The initial state given by the parameters.
+  virtual void initial_state(Vec y) const = 0;
+  /// Names of the n state components in layout order (CSV column names).
+  virtual std::vector<std::string> state_names() const = 0;
+  /// The invariants and constraint residuals reported for this model.
+  virtual std::vector<InvariantInfo> invariants() const { return {}; }
+  /// Values of the invariants at y (out has invariants().size() entries).
+  virtual void evaluate_invariants(ConstVec y, Vec out) const noexcept { (void)y; (void)out; }
+  /// "" if y lies on M within the model's stated tolerance, else a message naming the violation.
+  virtual std::string check_state(ConstVec y) const { (void)y; return {}; }
+  /// Whether an exact solution is known for these parameters.
+  virtual bool has_exact_solution() const noexcept { return false; }
+  /// The exact solution at time t (only where has_exact_solution()).
+  virtual Status exact_solution(double t, Vec y) const noexcept { (void)t; (void)y; return Status::fatal; }
+
+  /// Allocate the model's workspaces (called before a run; never per step).
+  virtual void prepare() { scratch_.resize(space_->algebra_dim()); }
+
+  /// The model's differential-algebraic formulation, or nullptr where it has none (ABI 2.1).
+  virtual DaeFormulation* dae() noexcept { return nullptr; }
+  /// Whether the model provides the exact Jacobian of F for implicit solvers (ABI 2.1).
+  virtual bool has_jacobian() const noexcept { return false; }
+  /// J = dF/dy (t, y), n x n: the Jacobian of the embedded vector field, exact, for every y in R^n
+  /// where F is defined (solvers evaluate it off M too). Default: none (Status::fatal).
+  virtual Status jacobian(double t, ConstVec y, MatRef J) noexcept {
+    (void)t;
+    (void)y;
+    (void)J;
+    return Status::fatal;
+  }
+
+  /// Message of the last non-ok status returned by a hook.
+  const std::string& last_error() const noexcept { return last_error_; }
+
+ protected:
+  /// Record why a hook failed and return `s`.
+  Status fail(Status s, const char* why) noexcept {
+    try { last_error_ = why; } catch (...) {}
+    return s;
+  }
+  /// Scratch algebra vector used by the default vector field; allocated by prepare().
+  Eigen::VectorXd scratch_;
+
+ private:
+  virtual Status do_generator(double t, ConstVec y, Vec xi) noexcept = 0;
+  /// Default embedded field: F|_y = psi_*(f(t, y))|_y, evaluated through the space. Models
+  /// override it where the direct formula is cheaper. (Must not allocate: uses scratch_.)
+  virtual Status do_vector_field(double t, ConstVec y, Vec dy) noexcept {
+    if (scratch_.size() != space_->algebra_dim()) return fail(Status::fatal, "vector_field: workspace not prepared");
+    Status s = do_generator(t, y, scratch_);
+    if (s != Status::ok) return s;
+    return space_->generator(scratch_, y, dy);
+  }
+
+  std::unique_ptr<HomogeneousSpace> space_;
+  std::string last_error_;
+};
+
+/// The plugin-side factory of a model: its documentation and parameters, and instance creation.
+class ModelType {
+ public:
+  virtual ~ModelType() = default;
+  /// One-line summary.
+  virtual std::string summary() const = 0;
+  /// Declared parameters with defaults, units and meaning.
+  virtual std::vector<SettingSpec> parameters() const = 0;
+  /// The convention block: SPACE / GROUP / ACTION / GENERATOR / EMBEDDING / INVARIANTS / PARAMETERS / SOURCE.
+  virtual std::string conventions() const = 0;
+  /// Create an instance; on invalid parameters returns nullptr and sets `error` (never throws).
+  virtual Model* create(const Settings& parameters, std::string& error) const noexcept = 0;
+};
+
+/// Helper base for model types: implement `make` (which may throw liesim::Error); the exception
+/// is caught inside the plugin and returned as text, so none crosses the boundary.
+template <class Derived>
+class ModelTypeBase : public ModelType {
+ public:
+  Model* create(const Settings& parameters, std::string& error) const noexcept final {
+    try {
+      return static_cast<const Derived*>(this)->make(parameters).release();
+    } catch (const std::exception& e) {
+      error = e.what();
+    } catch (...) {
+      error = "unknown error while creating the model";
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace sdk
+}  // namespace liesim

@@ -1,0 +1,284 @@
+// The model adapter: turns a C++ model type (liesim/sdk/model.hpp) into the C model table of
+// liesim/plugin.h. Header-only and compiled into the plugin; exceptions stop here and become
+// LIESIM_FATAL with their message written through the host's logger.
+#pragma once
+#include <liesim/sdk/adapter.hpp>
+#include <liesim/sdk/model.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace liesim::sdk::detail {
+
+/// What a liesim_model* points to: the author's model, its host context and its C metadata.
+struct ModelInstance {
+  std::unique_ptr<Model> model;
+  void* context = nullptr;
+  int n = 0;
+  int d = 0;
+  int dae_size = 0;
+  int dae_constraints = 0;
+  DaeFormulation* dae = nullptr;
+  std::vector<std::string> names, invariant_names, invariant_docs;
+  std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs;
+};
+
+inline ModelInstance* instance(liesim_model* m) noexcept { return reinterpret_cast<ModelInstance*>(m); }
+
+/// Log the model's message after a failed hook.
+inline liesim_status report(ModelInstance* s, Status status, const char* what) noexcept {
+  if (status != Status::ok) {
+    const std::string& why = s->model->last_error();
+    log(s->context, LIESIM_LOG_ERROR, why.empty() ? what : why.c_str());
+  }
+  return to_c(status);
+}
+inline liesim_status report_dae(ModelInstance* s, Status status, const char* what) noexcept {
+  if (status != Status::ok) {
+    try {
+      const std::string why = s->dae->last_error();
+      log(s->context, LIESIM_LOG_ERROR, why.empty() ? what : why.c_str());
+    } catch (...) {
+      log(s->context, LIESIM_LOG_ERROR, what);
+    }
+  }
+  return to_c(status);
+}
+
+/// The C functions of one model type `Type` (a default-constructible sdk::ModelType).
+template <class Type>
+struct ModelAdapter {
+  static std::unique_ptr<Type>& type() {
+    static std::unique_ptr<Type> t;
+    return t;
+  }
+  static const char*& name() {
+    static const char* n = "";
+    return n;
+  }
+
+  static liesim_status create(void* context, int32_t count, const char* const* keys, const char* const* values,
+                              liesim_model** result) noexcept {
+    *result = nullptr;
+    return guarded(context, [&] {
+      const Type& t = *type();
+      const std::string model_name = name();
+      const Settings p = settings_of(t.parameters(), count, keys, values, "parameter of model '" + model_name + "'");
+      std::string error;
+      std::unique_ptr<Model> m(t.create(p, error));
+      if (!m) {
+        log_error(context, error.empty() ? "the model refused its parameters" : error);
+        return LIESIM_FATAL;
+      }
+      auto s = std::make_unique<ModelInstance>();
+      s->context = context;
+      s->n = m->size();
+      s->d = m->space().algebra_dim();
+      s->names = m->state_names();
+      if (static_cast<int>(s->names.size()) != s->n)
+        throw Error("model '" + model_name + "' names " + std::to_string(s->names.size()) + " state components but has " +
+                    std::to_string(s->n));
+      for (const auto& i : m->invariants()) {
+        s->invariant_names.push_back(i.name);
+        s->invariant_docs.push_back(i.doc);
+      }
+      for (const auto& x : s->names) s->name_ptrs.push_back(x.c_str());
+      for (const auto& x : s->invariant_names) s->invariant_name_ptrs.push_back(x.c_str());
+      for (const auto& x : s->invariant_docs) s->invariant_doc_ptrs.push_back(x.c_str());
+      s->dae = m->dae();
+      if (s->dae) {
+        s->dae_size = s->dae->size();
+        s->dae_constraints = s->dae->constraint_count();
+      }
+      s->model = std::move(m);
+      *result = reinterpret_cast<liesim_model*>(s.release());
+      return LIESIM_OK;
+    });
+  }
+  static void destroy(liesim_model* m) noexcept { delete instance(m); }
+  static void info(liesim_model* m, liesim_model_info* i) noexcept {
+    const ModelInstance* s = instance(m);
+    const Model& model = *s->model;
+    std::uint32_t flags = 0;
+    if (model.space().has_exact_dexpinv()) flags |= LIESIM_MODEL_EXACT_DEXPINV;
+    if (model.space().can_project()) flags |= LIESIM_MODEL_CAN_PROJECT;
+    if (model.has_exact_solution()) flags |= LIESIM_MODEL_EXACT_SOLUTION;
+#if LIESIM_ABI_MINOR >= 1
+    if (model.has_jacobian()) flags |= LIESIM_MODEL_JACOBIAN;
+    if (s->dae) flags |= LIESIM_MODEL_DAE;
+#endif
+    // Fill what both sides know: the host's struct may be older (smaller) or newer than ours.
+    liesim_model_info mine{};
+    mine.size = sizeof(liesim_model_info);
+    mine.flags = flags;
+    mine.point_size = s->n;
+    mine.algebra_dim = s->d;
+    mine.invariant_count = static_cast<int32_t>(s->invariant_names.size());
+    mine.dae_size = s->dae_size;
+    mine.dae_constraint_count = s->dae_constraints;
+    mine.state_names = s->name_ptrs.data();
+    mine.invariant_names = s->invariant_name_ptrs.data();
+    mine.invariant_docs = s->invariant_doc_ptrs.data();
+    const std::uint32_t size = i->size < mine.size ? i->size : mine.size;
+    std::memcpy(static_cast<void*>(i), &mine, size);
+    i->size = size;
+  }
+  static liesim_status prepare(liesim_model* m) noexcept {
+    ModelInstance* s = instance(m);
+    return guarded(s->context, [&] {
+      s->model->prepare();
+      return LIESIM_OK;
+    });
+  }
+  static void initial_state(liesim_model* m, double* y) noexcept {
+    ModelInstance* s = instance(m);
+    try {
+      s->model->initial_state(out(y, s->n));
+    } catch (...) {
+      log(s->context, LIESIM_LOG_ERROR, "initial_state threw an exception");
+    }
+  }
+  static liesim_status generator(liesim_model* m, double t, const double* y, double* xi) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->generator(t, in(y, s->n), out(xi, s->d)), "the generator f failed");
+  }
+  static liesim_status vector_field(liesim_model* m, double t, const double* y, double* dy) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->vector_field(t, in(y, s->n), out(dy, s->n)), "the vector field F failed");
+  }
+  static liesim_status act_exp(liesim_model* m, const double* xi, const double* y, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->space().act_exp(in(xi, s->d), in(y, s->n), out(o, s->n)), "act_exp failed");
+  }
+  static liesim_status dexpinv(liesim_model* m, const double* u, const double* v, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->space().dexpinv(in(u, s->d), in(v, s->d), out(o, s->d)), "dexpinv failed");
+  }
+  static liesim_status bracket(liesim_model* m, const double* a, const double* b, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->space().bracket(in(a, s->d), in(b, s->d), out(o, s->d)), "bracket failed");
+  }
+  static liesim_status space_generator(liesim_model* m, const double* xi, const double* y, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->space().generator(in(xi, s->d), in(y, s->n), out(o, s->n)), "the action's generator failed");
+  }
+  static liesim_status project(liesim_model* m, double* y) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->space().project(out(y, s->n)), "the space has no projection");
+  }
+  static double distance(liesim_model* m, const double* a, const double* b) noexcept {
+    ModelInstance* s = instance(m);
+    return s->model->space().distance(in(a, s->n), in(b, s->n));
+  }
+  static void invariants(liesim_model* m, const double* y, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    s->model->evaluate_invariants(in(y, s->n), out(o, static_cast<int>(s->invariant_names.size())));
+  }
+  static liesim_status check_state(liesim_model* m, const double* y) noexcept {
+    ModelInstance* s = instance(m);
+    return guarded(s->context, [&] {
+      const std::string why = s->model->check_state(in(y, s->n));
+      if (why.empty()) return LIESIM_OK;
+      log_error(s->context, why);
+      return LIESIM_FATAL;
+    });
+  }
+  static liesim_status exact_solution(liesim_model* m, double t, double* y) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->exact_solution(t, out(y, s->n)), "no exact solution for these parameters");
+  }
+#if LIESIM_ABI_MINOR >= 1
+  static liesim_status jacobian(liesim_model* m, double t, const double* y, double* J) noexcept {
+    ModelInstance* s = instance(m);
+    Eigen::Map<Eigen::MatrixXd> jac(J, s->n, s->n);
+    return report(s, s->model->jacobian(t, in(y, s->n), jac), "the model has no Jacobian");
+  }
+  static void dae_differential_components(liesim_model* m, double* id) noexcept {
+    ModelInstance* s = instance(m);
+    s->dae->differential_components(out(id, s->dae_size));
+  }
+  static liesim_status dae_initial_values(liesim_model* m, double t0, const double* y0, double* x, double* xdot) noexcept {
+    ModelInstance* s = instance(m);
+    return report_dae(s, s->dae->initial_values(t0, in(y0, s->n), out(x, s->dae_size), out(xdot, s->dae_size)),
+                      "no consistent initial values");
+  }
+  static liesim_status dae_residual(liesim_model* m, double t, const double* x, const double* xdot, double* r) noexcept {
+    ModelInstance* s = instance(m);
+    return report_dae(s, s->dae->residual(t, in(x, s->dae_size), in(xdot, s->dae_size), out(r, s->dae_size)),
+                      "the DAE residual failed");
+  }
+  static void dae_to_state(liesim_model* m, const double* x, const double* xdot, double* y) noexcept {
+    ModelInstance* s = instance(m);
+    s->dae->to_state(in(x, s->dae_size), in(xdot, s->dae_size), out(y, s->n));
+  }
+  static void dae_constraints(liesim_model* m, const double* x, double* c) noexcept {
+    ModelInstance* s = instance(m);
+    s->dae->constraints(in(x, s->dae_size), out(c, s->dae_constraints));
+  }
+#endif
+
+  static const liesim_model_api* api() noexcept {
+    static const liesim_model_api a = [] {
+      liesim_model_api t{};
+      t.size = sizeof(liesim_model_api);
+      t.create = &create;
+      t.destroy = &destroy;
+      t.info = &info;
+      t.prepare = &prepare;
+      t.initial_state = &initial_state;
+      t.generator = &generator;
+      t.vector_field = &vector_field;
+      t.act_exp = &act_exp;
+      t.dexpinv = &dexpinv;
+      t.bracket = &bracket;
+      t.space_generator = &space_generator;
+      t.project = &project;
+      t.distance = &distance;
+      t.invariants = &invariants;
+      t.check_state = &check_state;
+      t.exact_solution = &exact_solution;
+#if LIESIM_ABI_MINOR >= 1
+      t.jacobian = &jacobian;
+      t.dae_differential_components = &dae_differential_components;
+      t.dae_initial_values = &dae_initial_values;
+      t.dae_residual = &dae_residual;
+      t.dae_to_state = &dae_to_state;
+      t.dae_constraints = &dae_constraints;
+#endif
+      return t;
+    }();
+    return &a;
+  }
+
+  /// The plugin table (nullptr after logging why, when the type cannot be made).
+  static const liesim_plugin* plugin(const liesim_host* h, const char* plugin_name, const char* version,
+                                     const char* summary) noexcept {
+    if (!accept_host(h, plugin_name)) return nullptr;
+    static liesim_plugin table{};
+    static std::string metadata;
+    if (table.size != 0) return &table;
+    name() = plugin_name;
+    const liesim_status s = guarded(nullptr, [&] {
+      type() = std::make_unique<Type>();
+      const Type& t = *type();
+      metadata = nlohmann::json{{"summary", t.summary()}, {"conventions", t.conventions()}, {"parameters", specs_json(t.parameters())}}.dump();
+      return LIESIM_OK;
+    });
+    if (s != LIESIM_OK) return nullptr;
+    table.abi_major = LIESIM_ABI_MAJOR;
+    table.abi_minor = LIESIM_ABI_MINOR;
+    table.kind = LIESIM_KIND_MODEL;
+    table.build_token = LIESIM_BUILD_TOKEN;
+    table.name = plugin_name;
+    table.version = version;
+    table.summary = summary;
+    table.metadata_json = metadata.c_str();
+    table.model = api();
+    table.integrator = nullptr;
+    table.size = sizeof(liesim_plugin);
+    return &table;
+  }
+};
+
+}  // namespace liesim::sdk::detail

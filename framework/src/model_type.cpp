@@ -1,0 +1,39 @@
+// A model plugin as the host sees it: metadata read from its JSON document, instances through
+// the C table.
+#include <liesim/model_type.hpp>
+#include <liesim/plugin_context.hpp>
+
+#include "metadata.hpp"
+
+#include <fmt/format.h>
+
+namespace liesim {
+
+ModelType::ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library)
+    : api_(plugin->model), name_(plugin->name), library_(std::move(library)) {
+  const auto j = parse_metadata(metadata, name_);
+  summary_ = metadata_text(j, "summary", name_);
+  conventions_ = metadata_text(j, "conventions", name_);
+  parameters_ = metadata_specs(j, "parameters", name_);
+}
+
+Model* ModelType::create(const Settings& parameters, std::string& error) const {
+  auto context = std::make_unique<PluginContext>(fmt::format("model '{}'", name_));
+  const GivenSettings given(parameters);
+  liesim_model* instance = nullptr;
+  const int s = api_->create(context.get(), static_cast<int32_t>(given.keys.size()), given.keys.data(), given.values.data(),
+                             &instance);
+  if (s != LIESIM_OK || instance == nullptr) {
+    error = context->take_error("the plugin created no instance");
+    return nullptr;
+  }
+  PluginContext* ctx = context.release();
+  const liesim_model_api* api = api_;
+  std::shared_ptr<const void> library = library_;
+  return new Model(api, instance, &plugin_context_last_error, ctx, [api, instance, ctx, library] {
+    api->destroy(instance);
+    delete ctx;
+  });
+}
+
+}  // namespace liesim

@@ -1,0 +1,90 @@
+// Loading one plugin library into this process: the entry point, the checks of its table (ABI
+// version, data layout, kind, name) and the host-side objects over it.
+#include <liesim/plugin_context.hpp>
+#include <liesim/registry.hpp>
+
+#include <boost/dll/shared_library.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace fs = std::filesystem;
+
+namespace liesim {
+
+namespace {
+/// liesim_NAME.so -> NAME.
+std::string name_of_file(const fs::path& file) {
+  const std::string stem = file.stem().string();
+  return stem.rfind("liesim_", 0) == 0 ? stem.substr(7) : stem;
+}
+
+std::string abi_range() { return fmt::format("{}.0 to {}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR); }
+}  // namespace
+
+LoadedPlugin load_plugin(const fs::path& file) {
+  auto lib = std::make_shared<boost::dll::shared_library>();
+  boost::dll::fs::error_code ec;
+  lib->load(file, ec, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+  if (ec) throw Error(fmt::format("not a loadable shared library ({})", ec.message()));
+  if (!lib->has(LIESIM_PLUGIN_ENTRY_NAME)) {
+    if (lib->has("liesim_plugin"))
+      throw Error("built for liesim's old C++ plugin boundary (ABI 1), which this liesim no longer loads: rebuild it "
+                  "against this liesim's SDK (docs/plugin-guide.md)");
+    throw Error(fmt::format("no entry point '{}' (not a liesim plugin: export it with LIESIM_PLUGIN, or by hand as in "
+                            "docs/plugin-guide.md)", LIESIM_PLUGIN_ENTRY_NAME));
+  }
+  const auto entry = lib->get<const liesim_plugin*(const liesim_host*)>(LIESIM_PLUGIN_ENTRY_NAME);
+  PluginContext loading;
+  const liesim_plugin* t = nullptr;
+  {
+    LoadingScope scope(loading);
+    t = entry(host_table());
+  }
+  const std::string said = loading.messages().empty() ? std::string() : fmt::format(": {}", fmt::join(loading.messages(), "; "));
+  if (t == nullptr) throw Error(fmt::format("its entry point returned no plugin table{}", said.empty() ? " (and said nothing)" : said));
+  // The fields every ABI has, up to the major: read them before anything else.
+  if (t->size < offsetof(liesim_plugin, kind) + sizeof t->kind) throw Error("its plugin table is too small to be a liesim plugin table");
+  if (t->abi_major != LIESIM_ABI_MAJOR)
+    throw Error(fmt::format("built for liesim plugin ABI {}.{}, but this liesim has ABI {}.{} and loads plugins built for ABI {}: "
+                            "{}", t->abi_major, t->abi_minor, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR, abi_range(),
+                            t->abi_major > LIESIM_ABI_MAJOR ? "use a liesim with that ABI, or rebuild the plugin against this liesim's SDK"
+                                                            : "rebuild the plugin against this liesim's SDK"));
+  if (t->abi_minor > LIESIM_ABI_MINOR)
+    throw Error(fmt::format("built for liesim plugin ABI {}.{}, newer than this liesim's ABI {}.{}: upgrade liesim, or rebuild the "
+                            "plugin against the SDK of this liesim", t->abi_major, t->abi_minor, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR));
+  if (t->size < offsetof(liesim_plugin, integrator) + sizeof t->integrator)
+    throw Error(fmt::format("its plugin table has {} bytes, fewer than ABI {}.0 requires", t->size, LIESIM_ABI_MAJOR));
+  const std::string token = t->build_token ? t->build_token : "";
+  if (token != LIESIM_BUILD_TOKEN)
+    throw Error(fmt::format("its data layout '{}' is not this liesim's '{}' (build it for this platform)", token, LIESIM_BUILD_TOKEN));
+  const std::string name = t->name ? t->name : "";
+  if (name != name_of_file(file))
+    throw Error(fmt::format("the plugin calls itself '{}', but its file says '{}': name the file liesim_{}.so", name, name_of_file(file), name));
+  LoadedPlugin p;
+  p.name = name;
+  p.version = t->version ? t->version : "";
+  p.summary = t->summary ? t->summary : "";
+  p.file = file.string();
+  p.abi_minor = static_cast<int>(t->abi_minor);
+  const std::string metadata = t->metadata_json ? t->metadata_json : "{}";
+  p.metadata = metadata;
+  std::shared_ptr<const void> keep = lib;
+  if (t->kind == LIESIM_KIND_MODEL) {
+    const liesim_model_api* api = t->model;
+    if (api == nullptr || api->size < offsetof(liesim_model_api, exact_solution) + sizeof api->exact_solution)
+      throw Error("a model plugin without a complete model table");
+    p.kind = PluginKind::model;
+    p.model = std::make_shared<ModelType>(t, metadata, keep);
+  } else if (t->kind == LIESIM_KIND_INTEGRATOR) {
+    const liesim_integrator_api* api = t->integrator;
+    if (api == nullptr || api->size < offsetof(liesim_integrator_api, solver_stats) + sizeof api->solver_stats)
+      throw Error("an integrator plugin without a complete integrator table");
+    p.kind = PluginKind::integrator;
+    p.integrator = std::make_shared<IntegratorFamily>(t, metadata, keep);
+  } else {
+    throw Error(fmt::format("unknown plugin kind {}", t->kind));
+  }
+  return p;
+}
+
+}  // namespace liesim
