@@ -50,6 +50,9 @@ std::optional<PluginManifest> read_manifest(const fs::path& file, const std::str
 }
 }  // namespace
 
+Registry::Registry(Registry&& other) noexcept
+    : candidates_(std::move(other.candidates_)), loaded_(std::move(other.loaded_)), failures_(std::move(other.failures_)) {}
+
 std::vector<fs::path> Registry::search_path(const std::vector<std::string>& cli_paths) {
   std::vector<fs::path> dirs(cli_paths.begin(), cli_paths.end());
   if (const char* env = std::getenv("LIESIM_PLUGIN_PATH")) {

@@ -4,6 +4,7 @@
 
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/in_process.hpp>
 
 using namespace liesim;
 using namespace liesim::test;
@@ -11,9 +12,9 @@ using namespace liesim::test;
 namespace {
 
 /// (TS^2, SE(3)) of the spherical pendulum, with distance = scale x the Euclidean distance.
-class ScaledDistanceSpace final : public HomogeneousSpace {
+class ScaledDistanceSpace final : public sdk::HomogeneousSpace {
  public:
-  explicit ScaledDistanceSpace(double scale) : HomogeneousSpace(6, 6), scale_(scale) {}
+  explicit ScaledDistanceSpace(double scale) : sdk::HomogeneousSpace(6, 6), scale_(scale) {}
   double distance(ConstVec a, ConstVec b) const noexcept override { return scale_ * (a - b).norm(); }
 
  private:
@@ -26,9 +27,9 @@ class ScaledDistanceSpace final : public HomogeneousSpace {
 };
 
 /// The spherical pendulum (m = L = 1, g = 9.81) on that space: f(q, w) = (w, q x (0, 0, -g)).
-class Pendulum final : public Model {
+class Pendulum final : public sdk::Model {
  public:
-  explicit Pendulum(double scale) : Model(std::make_unique<ScaledDistanceSpace>(scale)) {}
+  explicit Pendulum(double scale) : sdk::Model(std::make_unique<ScaledDistanceSpace>(scale)) {}
   void initial_state(Vec y) const override { y << std::sin(1.0), 0, std::cos(1.0), 0, 2.0, 0; }
   std::vector<std::string> state_names() const override { return {"qx", "qy", "qz", "wx", "wy", "wz"}; }
 
@@ -52,7 +53,8 @@ std::pair<double, long> adaptive_run(const std::string& method, double scale) {
   std::string error;
   std::unique_ptr<Stepper> stepper(plugin->integrator->create_stepper(method, options, error));
   REQUIRE_MESSAGE(stepper, error);
-  Pendulum model(scale);
+  const auto owned = adopt_model(std::make_unique<Pendulum>(scale));
+  Model& model = *owned;
   Eigen::VectorXd y0(6);
   model.initial_state(y0);
   RunSpec spec;

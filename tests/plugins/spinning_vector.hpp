@@ -10,7 +10,7 @@
 namespace liesim::test_plugins {
 
 /// A placeholder DAE (x' = 0 in R^1), only to test which models the kernel lets solvers see.
-class TrivialDae final : public DaeFormulation {
+class TrivialDae final : public sdk::DaeFormulation {
  public:
   int size() const noexcept override { return 1; }
   void differential_components(Vec id) const noexcept override { id.setOnes(); }
@@ -29,9 +29,9 @@ class TrivialDae final : public DaeFormulation {
 };
 
 /// y' = e3 x y, f(y) = e3; exact solution: rotation of y0 by angle t about e3.
-class SpinningVector final : public Model {
+class SpinningVector final : public sdk::Model {
  public:
-  SpinningVector() : Model(std::make_unique<PowerSpace<lie::SO3OnR3>>(1)) {}
+  SpinningVector() : sdk::Model(std::make_unique<PowerSpace<lie::SO3OnR3>>(1)) {}
   void initial_state(Vec y) const override { y << 1.0, 0.0, 0.5; }
   std::vector<std::string> state_names() const override { return {"x", "y", "z"}; }
   bool has_exact_solution() const noexcept override { return true; }
@@ -39,7 +39,7 @@ class SpinningVector final : public Model {
     y << std::cos(t), std::sin(t), 0.5;
     return Status::ok;
   }
-  DaeFormulation* dae() noexcept override { return &dae_; }
+  sdk::DaeFormulation* dae() noexcept override { return &dae_; }
   bool has_jacobian() const noexcept override { return true; }
   Status jacobian(double, ConstVec, MatRef J) noexcept override {
     J << 0, -1, 0, 1, 0, 0, 0, 0, 0;  // F(y) = e3 x y = hat(e3) y
@@ -55,12 +55,12 @@ class SpinningVector final : public Model {
 };
 
 /// Its model type.
-class SpinningVectorType : public ModelTypeBase<SpinningVectorType> {
+class SpinningVectorType : public sdk::ModelTypeBase<SpinningVectorType> {
  public:
   std::string summary() const override { return "test model: a vector spinning about e3"; }
   std::vector<SettingSpec> parameters() const override { return {}; }
   std::string conventions() const override { return "SPACE R^3 under SO(3) (test model)"; }
-  std::unique_ptr<Model> make(const Settings&) const { return std::make_unique<SpinningVector>(); }
+  std::unique_ptr<sdk::Model> make(const Settings&) const { return std::make_unique<SpinningVector>(); }
 };
 
 /// A type whose construction throws (the factory-failure case).

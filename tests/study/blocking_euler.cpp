@@ -13,7 +13,7 @@
 
 namespace test_blocking {
 
-class BlockingEuler final : public liesim::Stepper {
+class BlockingEuler final : public liesim::sdk::Stepper {
  public:
   liesim::Status init(liesim::Model& model, std::string&) noexcept override {
     model_ = &model;
@@ -36,14 +36,14 @@ class BlockingEuler final : public liesim::Stepper {
   Eigen::VectorXd f_;
 };
 
-class Family final : public liesim::IntegratorFamily {
+class Family final : public liesim::sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "test plugin: explicit Euler that can block (interrupted-study test)"; }
   std::vector<liesim::MethodInfo> methods() const override {
     return {{"test_blocking_euler", "explicit Euler on F; blocks while LIESIM_TEST_BLOCK_DIR is set", 1, 0, false, false}};
   }
   std::vector<liesim::SettingSpec> options(const std::string&) const override { return {}; }
-  liesim::Stepper* create_stepper(const std::string&, const liesim::Settings&, std::string&) const noexcept override {
+  liesim::sdk::Stepper* create_stepper(const std::string&, const liesim::Settings&, std::string&) const noexcept override {
     return new (std::nothrow) BlockingEuler;
   }
 };

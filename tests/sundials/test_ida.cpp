@@ -7,6 +7,7 @@
 #include <kernel/allocation_counter.hpp>
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/in_process.hpp>
 #include <support/plugins.hpp>
 
 #include <support/fixtures.hpp>
@@ -52,11 +53,11 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 class DaeWatch final : public Observer {
  public:
   DaeWatch(Model& model, const liesim::sundials::IdaSolver& solver)
-      : model_(model), solver_(solver), c_(model.dae()->constraint_count()),
+      : model_(model), solver_(solver), c_(model.dae_formulation()->constraint_count()),
         inv_(static_cast<Eigen::Index>(model.invariants().size())), y_(model.size()) {}
 
   void on_output(double, ConstVec y) override {
-    DaeFormulation& d = *model_.dae();
+    DaeFormulation& d = *model_.dae_formulation();
     const int n = d.constraint_count() / 2;
     d.constraints(solver_.dae_point(), c_);
     position = std::max(position, c_.head(n).lpNorm<Eigen::Infinity>());
@@ -88,7 +89,8 @@ class DaeWatch final : public Observer {
 /// A run of ida with its model and solver (the watch refers to both; freed before the plugins).
 struct IdaRun {
   std::unique_ptr<Model> model;
-  std::unique_ptr<liesim::sundials::IdaSolver> solver;
+  liesim::sundials::IdaSolver* ida = nullptr;  // owned by solver
+  std::unique_ptr<Solver> solver;
   std::unique_ptr<DaeWatch> watch_ptr;
   RunResult result;
   double seconds = 0;
@@ -101,8 +103,10 @@ std::unique_ptr<IdaRun> run_ida(const Params& params, double rtol, double atol, 
                                 double t_end = T) {
   auto run = std::make_unique<IdaRun>();
   run->model = test::make_model("pendulum_chain", dae(params));
-  run->solver = std::make_unique<liesim::sundials::IdaSolver>(o);
-  run->watch_ptr = std::make_unique<DaeWatch>(*run->model, *run->solver);
+  auto ida = std::make_unique<liesim::sundials::IdaSolver>(o);
+  run->ida = ida.get();
+  run->solver = adopt_solver(std::move(ida));
+  run->watch_ptr = std::make_unique<DaeWatch>(*run->model, *run->ida);
   RunSpec spec;
   spec.t_end = t_end;
   spec.control.rtol = rtol;
@@ -118,13 +122,13 @@ std::unique_ptr<IdaRun> run_ida(const Params& params, double rtol, double atol, 
 // ---- a DAE of our own for the failure tests: one spherical pendulum (ODE) plus an index-1
 // algebraic variable a = |q|^2 - 1; the residual refuses t > fail_after ----
 
-class FailingDaeModel final : public Model {
+class FailingDaeModel final : public sdk::Model {
  public:
   FailingDaeModel(double fail_after, Status status)
-      : Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(1)), dae_(fail_after, status) {}
+      : sdk::Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(1)), dae_(fail_after, status) {}
   void initial_state(Vec y) const override { y << std::sin(0.3), 0, std::cos(0.3), 0, 1.5, 0; }
   std::vector<std::string> state_names() const override { return {"qx", "qy", "qz", "wx", "wy", "wz"}; }
-  DaeFormulation* dae() noexcept override { return &dae_; }
+  sdk::DaeFormulation* dae() noexcept override { return &dae_; }
 
  private:
   Status do_generator(double, ConstVec y, Vec xi) noexcept override {
@@ -132,7 +136,7 @@ class FailingDaeModel final : public Model {
     return Status::ok;
   }
 
-  class Dae final : public DaeFormulation {
+  class Dae final : public sdk::DaeFormulation {
    public:
     Dae(double fail_after, Status status) : fail_after_(fail_after), status_(status) {}
     int size() const noexcept override { return 7; }
@@ -189,7 +193,7 @@ TEST_CASE("cartesian_dae: consistent initial values, multipliers are the link te
   for (const Params* p : {&chain2, &chain5}) {
     CAPTURE(p->at("N"));
     auto m = test::make_model("pendulum_chain", dae(*p));
-    DaeFormulation* d = m->dae();
+    DaeFormulation* d = m->dae_formulation();
     REQUIRE(d != nullptr);
     const int n = std::stoi(p->at("N"));
     CHECK(d->size() == 8 * n);
@@ -225,7 +229,7 @@ TEST_CASE("cartesian_dae: consistent initial values, multipliers are the link te
     for (auto* m : {hang.get(), whirl.get()}) {
       Eigen::VectorXd y0(6), x(8), xd(8);
       m->initial_state(y0);
-      REQUIRE(m->dae()->initial_values(0, y0, x, xd) == Status::ok);
+      REQUIRE(m->dae_formulation()->initial_values(0, y0, x, xd) == Status::ok);
       const double expected = m == hang.get() ? 2 * 9.81 : 2 * 0.5 * 9.0;
       CHECK(x[6] == doctest::Approx(expected).epsilon(1e-14));
     }
@@ -234,7 +238,7 @@ TEST_CASE("cartesian_dae: consistent initial values, multipliers are the link te
 
 TEST_CASE("formulation=cartesian_dae leaves the Lie group model unchanged; bad values are refused") {
   auto lie_model = test::make_model("pendulum_chain", chain2);
-  CHECK(lie_model->dae() == nullptr);
+  CHECK(lie_model->dae_formulation() == nullptr);
   const auto a = test::run("pendulum_chain", chain2, "rkmk4", 1.0, 1e-2);
   const auto b = test::run("pendulum_chain", dae(chain2), "rkmk4", 1.0, 1e-2);
   CHECK(max_diff(a.y, b.y) == 0.0);
@@ -371,7 +375,8 @@ TEST_CASE("ida failures end the run naming the IDA flag and the time") {
     CHECK(failed);
   }
   SUBCASE("fatal residual") {
-    FailingDaeModel model(1.0, Status::fatal);
+    const auto owned_model = adopt_model(std::make_unique<FailingDaeModel>(1.0, Status::fatal));
+    Model& model = *owned_model;
     double t = -1;
     std::string what;
     try {
@@ -389,14 +394,16 @@ TEST_CASE("ida failures end the run naming the IDA flag and the time") {
     CHECK(t <= 1.0);
   }
   SUBCASE("recoverable residual, repeated") {
-    FailingDaeModel model(1.0, Status::recoverable);
+    const auto owned_model = adopt_model(std::make_unique<FailingDaeModel>(1.0, Status::recoverable));
+    Model& model = *owned_model;
     const std::string what = error_of([&] { run_plugin_ida(model, 3.0, 1e-8); });
     MESSAGE(what);
     CHECK(contains(what, "IDA failed at t = "));
     CHECK(contains(what, "refusing t > fail_after"));
   }
   SUBCASE("the own DAE runs when it does not fail") {
-    FailingDaeModel model(10.0, Status::fatal);
+    const auto owned_model = adopt_model(std::make_unique<FailingDaeModel>(10.0, Status::fatal));
+    Model& model = *owned_model;
     const RunResult r = run_plugin_ida(model, 3.0, 1e-9);
     CHECK(std::abs(r.y.head<3>().norm() - 1) < 1e-7);
   }
@@ -432,7 +439,8 @@ TEST_CASE("ida: no heap allocation per step (besides SUNDIALS' DQ Jacobian)") {
   // idaLsDenseDQJac clones an empty N_Vector per Jacobian evaluation (3 mallocs), as in CVODE.
   auto allocations = [](double t_end, std::int64_t& jac_evals) {
     auto model = test::make_model("pendulum_chain", dae(chain2));
-    liesim::sundials::IdaSolver solver(liesim::sundials::Options{});
+    const auto solver_ptr = adopt_solver(std::make_unique<liesim::sundials::IdaSolver>(liesim::sundials::Options{}));
+    Solver& solver = *solver_ptr;
     RunSpec spec;
     spec.t_end = t_end;
     spec.control.rtol = spec.control.atol = 1e-8;

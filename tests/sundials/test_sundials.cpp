@@ -2,6 +2,7 @@
 // tables, projection, and a step-count comparison of ARKODE's Dormand–Prince with dopri45.
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
+#include <liesim/in_process.hpp>
 #include <support/plugins.hpp>
 #include <kernel/allocation_counter.hpp>
 
@@ -88,11 +89,11 @@ struct PlainTS2 {
 };
 
 template <class Action>
-class Pendula final : public Model {
+class Pendula final : public sdk::Model {
  public:
   /// `fail_after` >= 0: the vector field returns `fail_status` for t > fail_after.
   explicit Pendula(int n, double fail_after = -1, Status fail_status = Status::fatal)
-      : Model(std::make_unique<PowerSpace<Action>>(n)), n_(n), fail_after_(fail_after), fail_status_(fail_status) {}
+      : sdk::Model(std::make_unique<PowerSpace<Action>>(n)), n_(n), fail_after_(fail_after), fail_status_(fail_status) {}
 
   void initial_state(Vec y) const override {
     for (int i = 0; i < n_; ++i) {
@@ -278,7 +279,8 @@ TEST_CASE("too much work: max_steps = 5 ends the run naming the SUNDIALS flag an
 
 TEST_CASE("a failing model ends the run with the SUNDIALS flag and the model's message") {
   SUBCASE("fatal status") {
-    Pendula<ProjectingTS2> model(1, 1.0, Status::fatal);
+    const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(1, 1.0, Status::fatal));
+    Model& model = *owned_model;
     std::string what;
     double t_reached = -1;
     try {
@@ -294,7 +296,8 @@ TEST_CASE("a failing model ends the run with the SUNDIALS flag and the model's m
     CHECK(t_reached <= 1.0);
   }
   SUBCASE("recoverable status, repeated") {
-    Pendula<ProjectingTS2> model(1, 1.0, Status::recoverable);
+    const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(1, 1.0, Status::recoverable));
+    Model& model = *owned_model;
     const std::string what = error_of([&] { run_own(model, "arkode_erk", 3.0, 1e-8, 1e-8); });
     MESSAGE(what);
     CHECK(contains(what, "ARKODE failed at t = "));
@@ -413,7 +416,8 @@ TEST_CASE("options SUNDIALS refuses give a clear error naming the option, the ca
 
 TEST_CASE("cvode_bdf_proj stays on the manifold; cvode_bdf drifts; non-projecting models are refused") {
   SUBCASE("own projecting model (two spherical pendula), rtol = atol = 1e-6, T = 3") {
-    Pendula<ProjectingTS2> model(2);
+    const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(2));
+    Model& model = *owned_model;
     InvariantWatch proj_watch(model), plain_watch(model);
     const RunResult proj = run_own(model, "cvode_bdf_proj", T, 1e-6, 1e-6, {}, &proj_watch);
     const RunResult plain = run_own(model, "cvode_bdf", T, 1e-6, 1e-6, {}, &plain_watch);
@@ -433,7 +437,8 @@ TEST_CASE("cvode_bdf_proj stays on the manifold; cvode_bdf drifts; non-projectin
     CHECK(max_diff(proj.y, tight.y) < 3 * max_diff(plain.y, tight.y) + 1e-6);
   }
   SUBCASE("without the error-estimate projection") {
-    Pendula<ProjectingTS2> model(2);
+    const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(2));
+    Model& model = *owned_model;
     InvariantWatch watch(model);
     const RunResult r = run_own(model, "cvode_bdf_proj", T, 1e-6, 1e-6, {{"proj_err_est", "false"}}, &watch);
     CHECK(watch.largest("norm") < 1e-12);
@@ -442,7 +447,8 @@ TEST_CASE("cvode_bdf_proj stays on the manifold; cvode_bdf drifts; non-projectin
     CHECK(r.stats.counters.projections < 2 * r.stats.steps);
   }
   SUBCASE("a model without projection is refused at init") {
-    Pendula<PlainTS2> model(2);
+    const auto owned_model = adopt_model(std::make_unique<Pendula<PlainTS2>>(2));
+    Model& model = *owned_model;
     REQUIRE(!model.space().can_project());
     const std::string what = error_of([&] { run_own(model, "cvode_bdf_proj", T, 1e-6, 1e-6); });
     CHECK(contains(what, "cvode_bdf_proj needs a model whose manifold has a projection"));
@@ -515,7 +521,8 @@ TEST_CASE("no heap allocation per step: a run four times longer allocates the sa
   for (const std::string method : {"cvode_bdf", "cvode_adams", "cvode_adams_fixedpoint", "cvode_bdf_proj", "arkode_erk", "arkode_dirk"}) {
     CAPTURE(method);
     auto allocations = [&](double t_end, std::int64_t& jac_evals) {
-      Pendula<ProjectingTS2> model(2);
+      const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(2));
+      Model& model = *owned_model;
       const auto [plugin, info] = test::registry().method(method);
       (void)info;
       Settings s(plugin->integrator->options(method), {}, "option");

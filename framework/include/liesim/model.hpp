@@ -74,6 +74,7 @@ class DaeFormulation {
  public:
   /// Number of DAE unknowns.
   int size() const noexcept { return size_; }
+#if LIESIM_ABI_MINOR >= 1  // the DAE members of the model table (ABI 2.1)
   /// id_i = 1 for a differential component, 0 for an algebraic one.
   void differential_components(Vec id) const noexcept { api_->dae_differential_components(m_, id.data()); }
   /// Consistent initial values (x, x') for the model state y0 at t0.
@@ -90,6 +91,7 @@ class DaeFormulation {
   int constraint_count() const noexcept { return constraints_; }
   /// Constraint residuals at x (0 on the constraint manifold).
   void constraints(ConstVec x, Vec c) const noexcept { api_->dae_constraints(m_, x.data(), c.data()); }
+#endif
   /// Message of the last non-ok status (the model's).
   std::string last_error() const;
 

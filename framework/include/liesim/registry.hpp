@@ -81,6 +81,9 @@ std::filesystem::path manifest_path(const std::filesystem::path& plugin);
 /// The plugins on a search path. Thread-safe: studies resolve names from several threads.
 class Registry {
  public:
+  Registry() = default;
+  Registry(Registry&& other) noexcept;
+
   /// Plugin folders in search order: `cli_paths`, then LIESIM_PLUGIN_PATH (colon-separated),
   /// then the folder installed beside the executable (../lib/liesim/plugins).
   static std::vector<std::filesystem::path> search_path(const std::vector<std::string>& cli_paths);

@@ -8,7 +8,7 @@
 // f = model.generator(t, y), the space's act_exp, dexpinv and bracket (Lie group methods), or
 // F = model.vector_field(t, y) (classical methods). Adding a method is adding a table and a line
 // in `methods_table` below.
-#include <liesim/integrator.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/plugin.hpp>
 #include <liesim/tableau.hpp>  // ButcherTableau; find_butcher("NAME") gives the shipped tables
 

@@ -40,7 +40,7 @@ class Pendulum final : public liesim::Model {
   Pendulum(double m, double L, double g, const Eigen::Vector3d& q0, const Eigen::Vector3d& w0)
       // The space: one copy of the static action SE(3) on TS^2 (n = 6 coordinates, dim g = 6).
       // For N bodies use PowerSpace<...>(N); for mixed spaces lie::ProductAction<A, B, ...>.
-      : Model(std::make_unique<liesim::PowerSpace<liesim::lie::SE3OnTS2>>(1)), m_(m), L_(L), gvec_(0.0, 0.0, -g) {
+      : sdk::Model(std::make_unique<liesim::PowerSpace<liesim::lie::SE3OnTS2>>(1)), m_(m), L_(L), gvec_(0.0, 0.0, -g) {
     y0_ << q0, w0;
   }
 

@@ -28,37 +28,22 @@ struct SolverInstance {
   int n = 0;
 };
 
-/// The C functions of one integrator family `Family` (a default-constructible sdk::IntegratorFamily).
-template <class Family>
-struct IntegratorAdapter {
-  static std::unique_ptr<Family>& family() {
-    static std::unique_ptr<Family> f;
-    return f;
-  }
+/// Wrap an author's stepper or solver for the C table (`context`: the host's, for messages).
+inline liesim_stepper* adopt(std::unique_ptr<Stepper> st, void* context) {
+  auto s = std::make_unique<StepperInstance>();
+  s->stepper = std::move(st);
+  s->context = context;
+  return reinterpret_cast<liesim_stepper*>(s.release());
+}
+inline liesim_solver* adopt(std::unique_ptr<Solver> so, void* context) {
+  auto s = std::make_unique<SolverInstance>();
+  s->solver = std::move(so);
+  s->context = context;
+  return reinterpret_cast<liesim_solver*>(s.release());
+}
 
-  static Settings options_of(const char* method, int32_t count, const char* const* keys, const char* const* values) {
-    const std::string m = method ? method : "";
-    return settings_of(family()->options(m), count, keys, values, "option of method '" + m + "'");
-  }
-
-  static liesim_status create_stepper(void* context, const char* method, int32_t count, const char* const* keys,
-                                      const char* const* values, liesim_stepper** result) noexcept {
-    *result = nullptr;
-    return guarded(context, [&] {
-      const Settings o = options_of(method, count, keys, values);
-      std::string error;
-      std::unique_ptr<Stepper> st(family()->create_stepper(method, o, error));
-      if (!st) {
-        log_error(context, error.empty() ? "the family made no stepper" : error);
-        return LIESIM_FATAL;
-      }
-      auto s = std::make_unique<StepperInstance>();
-      s->stepper = std::move(st);
-      s->context = context;
-      *result = reinterpret_cast<liesim_stepper*>(s.release());
-      return LIESIM_OK;
-    });
-  }
+/// The C functions of steppers and solvers (every family shares them).
+struct IntegratorFunctions {
   static StepperInstance* stepper(liesim_stepper* s) noexcept { return reinterpret_cast<StepperInstance*>(s); }
   static void stepper_destroy(liesim_stepper* s) noexcept { delete stepper(s); }
   static liesim_status stepper_init(liesim_stepper* p, const liesim_model_ref* ref) noexcept {
@@ -86,24 +71,6 @@ struct IntegratorAdapter {
     return to_c(st);
   }
 
-  static liesim_status create_solver(void* context, const char* method, int32_t count, const char* const* keys,
-                                     const char* const* values, liesim_solver** result) noexcept {
-    *result = nullptr;
-    return guarded(context, [&] {
-      const Settings o = options_of(method, count, keys, values);
-      std::string error;
-      std::unique_ptr<Solver> so(family()->create_solver(method, o, error));
-      if (!so) {
-        log_error(context, error.empty() ? "the family made no solver" : error);
-        return LIESIM_FATAL;
-      }
-      auto s = std::make_unique<SolverInstance>();
-      s->solver = std::move(so);
-      s->context = context;
-      *result = reinterpret_cast<liesim_solver*>(s.release());
-      return LIESIM_OK;
-    });
-  }
   static SolverInstance* solver(liesim_solver* s) noexcept { return reinterpret_cast<SolverInstance*>(s); }
   static void solver_destroy(liesim_solver* s) noexcept { delete solver(s); }
   static liesim_status solver_init(liesim_solver* p, const liesim_model_ref* ref, double t0, const double* y0, double rtol,
@@ -142,20 +109,70 @@ struct IntegratorAdapter {
     out_stats->h_max_used = st.h_max_used;
   }
 
+  /// The integrator table without the create functions (each family adds its own).
+  static liesim_integrator_api api() noexcept {
+    liesim_integrator_api t{};
+    t.size = sizeof(liesim_integrator_api);
+    t.stepper_destroy = &stepper_destroy;
+    t.stepper_init = &stepper_init;
+    t.stepper_error_space = &stepper_error_space;
+    t.stepper_step = &stepper_step;
+    t.solver_destroy = &solver_destroy;
+    t.solver_init = &solver_init;
+    t.solver_advance = &solver_advance;
+    t.solver_stats = &solver_stats;
+    return t;
+  }
+};
+
+/// The C entry points of one integrator family `Family` (a default-constructible sdk::IntegratorFamily).
+template <class Family>
+struct IntegratorAdapter {
+  static std::unique_ptr<Family>& family() {
+    static std::unique_ptr<Family> f;
+    return f;
+  }
+
+  static Settings options_of(const char* method, int32_t count, const char* const* keys, const char* const* values) {
+    const std::string m = method ? method : "";
+    return settings_of(family()->options(m), count, keys, values, "option of method '" + m + "'");
+  }
+
+  static liesim_status create_stepper(void* context, const char* method, int32_t count, const char* const* keys,
+                                      const char* const* values, liesim_stepper** result) noexcept {
+    *result = nullptr;
+    return guarded(context, [&] {
+      const Settings o = options_of(method, count, keys, values);
+      std::string error;
+      std::unique_ptr<Stepper> st(family()->create_stepper(method, o, error));
+      if (!st) {
+        log_error(context, error.empty() ? "the family made no stepper" : error);
+        return LIESIM_FATAL;
+      }
+      *result = adopt(std::move(st), context);
+      return LIESIM_OK;
+    });
+  }
+  static liesim_status create_solver(void* context, const char* method, int32_t count, const char* const* keys,
+                                     const char* const* values, liesim_solver** result) noexcept {
+    *result = nullptr;
+    return guarded(context, [&] {
+      const Settings o = options_of(method, count, keys, values);
+      std::string error;
+      std::unique_ptr<Solver> so(family()->create_solver(method, o, error));
+      if (!so) {
+        log_error(context, error.empty() ? "the family made no solver" : error);
+        return LIESIM_FATAL;
+      }
+      *result = adopt(std::move(so), context);
+      return LIESIM_OK;
+    });
+  }
   static const liesim_integrator_api* api() noexcept {
     static const liesim_integrator_api a = [] {
-      liesim_integrator_api t{};
-      t.size = sizeof(liesim_integrator_api);
+      liesim_integrator_api t = IntegratorFunctions::api();
       t.create_stepper = &create_stepper;
-      t.stepper_destroy = &stepper_destroy;
-      t.stepper_init = &stepper_init;
-      t.stepper_error_space = &stepper_error_space;
-      t.stepper_step = &stepper_step;
       t.create_solver = &create_solver;
-      t.solver_destroy = &solver_destroy;
-      t.solver_init = &solver_init;
-      t.solver_advance = &solver_advance;
-      t.solver_stats = &solver_stats;
       return t;
     }();
     return &a;

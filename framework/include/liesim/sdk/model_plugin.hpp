@@ -46,56 +46,33 @@ inline liesim_status report_dae(ModelInstance* s, Status status, const char* wha
   return to_c(status);
 }
 
-/// The C functions of one model type `Type` (a default-constructible sdk::ModelType).
-template <class Type>
-struct ModelAdapter {
-  static std::unique_ptr<Type>& type() {
-    static std::unique_ptr<Type> t;
-    return t;
+/// Wrap an author's model instance for the C table (`context`: the host's, for messages).
+inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
+  auto s = std::make_unique<ModelInstance>();
+  s->context = context;
+  s->n = m->size();
+  s->d = m->space().algebra_dim();
+  s->names = m->state_names();
+  if (static_cast<int>(s->names.size()) != s->n)
+    throw Error("the model names " + std::to_string(s->names.size()) + " state components but has " + std::to_string(s->n));
+  for (const auto& i : m->invariants()) {
+    s->invariant_names.push_back(i.name);
+    s->invariant_docs.push_back(i.doc);
   }
-  static const char*& name() {
-    static const char* n = "";
-    return n;
+  for (const auto& x : s->names) s->name_ptrs.push_back(x.c_str());
+  for (const auto& x : s->invariant_names) s->invariant_name_ptrs.push_back(x.c_str());
+  for (const auto& x : s->invariant_docs) s->invariant_doc_ptrs.push_back(x.c_str());
+  s->dae = m->dae();
+  if (s->dae) {
+    s->dae_size = s->dae->size();
+    s->dae_constraints = s->dae->constraint_count();
   }
+  s->model = std::move(m);
+  return reinterpret_cast<liesim_model*>(s.release());
+}
 
-  static liesim_status create(void* context, int32_t count, const char* const* keys, const char* const* values,
-                              liesim_model** result) noexcept {
-    *result = nullptr;
-    return guarded(context, [&] {
-      const Type& t = *type();
-      const std::string model_name = name();
-      const Settings p = settings_of(t.parameters(), count, keys, values, "parameter of model '" + model_name + "'");
-      std::string error;
-      std::unique_ptr<Model> m(t.create(p, error));
-      if (!m) {
-        log_error(context, error.empty() ? "the model refused its parameters" : error);
-        return LIESIM_FATAL;
-      }
-      auto s = std::make_unique<ModelInstance>();
-      s->context = context;
-      s->n = m->size();
-      s->d = m->space().algebra_dim();
-      s->names = m->state_names();
-      if (static_cast<int>(s->names.size()) != s->n)
-        throw Error("model '" + model_name + "' names " + std::to_string(s->names.size()) + " state components but has " +
-                    std::to_string(s->n));
-      for (const auto& i : m->invariants()) {
-        s->invariant_names.push_back(i.name);
-        s->invariant_docs.push_back(i.doc);
-      }
-      for (const auto& x : s->names) s->name_ptrs.push_back(x.c_str());
-      for (const auto& x : s->invariant_names) s->invariant_name_ptrs.push_back(x.c_str());
-      for (const auto& x : s->invariant_docs) s->invariant_doc_ptrs.push_back(x.c_str());
-      s->dae = m->dae();
-      if (s->dae) {
-        s->dae_size = s->dae->size();
-        s->dae_constraints = s->dae->constraint_count();
-      }
-      s->model = std::move(m);
-      *result = reinterpret_cast<liesim_model*>(s.release());
-      return LIESIM_OK;
-    });
-  }
+/// The C functions of a model instance (every model type shares them).
+struct ModelFunctions {
   static void destroy(liesim_model* m) noexcept { delete instance(m); }
   static void info(liesim_model* m, liesim_model_info* i) noexcept {
     const ModelInstance* s = instance(m);
@@ -218,34 +195,71 @@ struct ModelAdapter {
   }
 #endif
 
+  /// The model table without `create` (each type adds its own).
+  static liesim_model_api api() noexcept {
+    liesim_model_api t{};
+    t.size = sizeof(liesim_model_api);
+    t.destroy = &destroy;
+    t.info = &info;
+    t.prepare = &prepare;
+    t.initial_state = &initial_state;
+    t.generator = &generator;
+    t.vector_field = &vector_field;
+    t.act_exp = &act_exp;
+    t.dexpinv = &dexpinv;
+    t.bracket = &bracket;
+    t.space_generator = &space_generator;
+    t.project = &project;
+    t.distance = &distance;
+    t.invariants = &invariants;
+    t.check_state = &check_state;
+    t.exact_solution = &exact_solution;
+#if LIESIM_ABI_MINOR >= 1
+    t.jacobian = &jacobian;
+    t.dae_differential_components = &dae_differential_components;
+    t.dae_initial_values = &dae_initial_values;
+    t.dae_residual = &dae_residual;
+    t.dae_to_state = &dae_to_state;
+    t.dae_constraints = &dae_constraints;
+#endif
+    return t;
+  }
+};
+
+/// The C entry points of one model type `Type` (a default-constructible sdk::ModelType).
+template <class Type>
+struct ModelAdapter {
+  static std::unique_ptr<Type>& type() {
+    static std::unique_ptr<Type> t;
+    return t;
+  }
+  static const char*& name() {
+    static const char* n = "";
+    return n;
+  }
+
+  static liesim_status create(void* context, int32_t count, const char* const* keys, const char* const* values,
+                              liesim_model** result) noexcept {
+    *result = nullptr;
+    return guarded(context, [&] {
+      const Type& t = *type();
+      const std::string model_name = name();
+      const Settings p = settings_of(t.parameters(), count, keys, values, "parameter of model '" + model_name + "'");
+      std::string error;
+      std::unique_ptr<Model> m(t.create(p, error));
+      if (!m) {
+        log_error(context, error.empty() ? "the model refused its parameters" : error);
+        return LIESIM_FATAL;
+      }
+      *result = adopt(std::move(m), context);
+      return LIESIM_OK;
+    });
+  }
+
   static const liesim_model_api* api() noexcept {
     static const liesim_model_api a = [] {
-      liesim_model_api t{};
-      t.size = sizeof(liesim_model_api);
+      liesim_model_api t = ModelFunctions::api();
       t.create = &create;
-      t.destroy = &destroy;
-      t.info = &info;
-      t.prepare = &prepare;
-      t.initial_state = &initial_state;
-      t.generator = &generator;
-      t.vector_field = &vector_field;
-      t.act_exp = &act_exp;
-      t.dexpinv = &dexpinv;
-      t.bracket = &bracket;
-      t.space_generator = &space_generator;
-      t.project = &project;
-      t.distance = &distance;
-      t.invariants = &invariants;
-      t.check_state = &check_state;
-      t.exact_solution = &exact_solution;
-#if LIESIM_ABI_MINOR >= 1
-      t.jacobian = &jacobian;
-      t.dae_differential_components = &dae_differential_components;
-      t.dae_initial_values = &dae_initial_values;
-      t.dae_residual = &dae_residual;
-      t.dae_to_state = &dae_to_state;
-      t.dae_constraints = &dae_constraints;
-#endif
       return t;
     }();
     return &a;
