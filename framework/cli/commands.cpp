@@ -134,7 +134,7 @@ int list(const Registry& registry, bool as_json) {
       fmt::print("  {}: {}\n", e.candidate->file.string(), e.probe.failure);
     }
   if (!duplicates.empty()) {
-    fmt::print("names offered by more than one plugin (run and study refuse them until one is removed):\n");
+    fmt::print("names offered by more than one plugin (run and study refuse them: remove all but one, or give the file, --model PATH):\n");
     for (const auto& [name, files] : duplicates) fmt::print("  {}: {}\n", name, fmt::join(files, ", "));
   }
   return 0;

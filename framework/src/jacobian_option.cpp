@@ -22,8 +22,8 @@ bool uses_model_jacobian(JacobianSource source, const Model& model) {
   if (source == JacobianSource::differences) return false;
   const bool has = model.has_vector_field_jacobian();
   if (source == JacobianSource::model && !has)
-    throw Error("option jacobian=model: this model provides no Jacobian of its vector field (Model::has_jacobian(), "
-                "ABI 1.2); use jacobian=auto, or jacobian=dq (or fd) for differences");
+    throw Error("option jacobian=model: this model provides no Jacobian of its vector field (LIESIM_MODEL_JACOBIAN, "
+                "ABI 2.1); use jacobian=auto, or jacobian=dq (or fd) for differences");
   return has;
 }
 

@@ -52,17 +52,17 @@ TEST_CASE("list shows models and methods, and as JSON") {
 TEST_CASE("list with broken plugins shows the failures after the plugins and exits 0") {
   const auto r = run_liesim(std::string("list --plugin-path ") + LIESIM_TEST_BINARY_DIR + "/test_plugins");
   CHECK(r.code == 0);
-  const auto loaded = r.out.find("test_good");
+  const auto loaded = r.out.find("spin");
   const auto failed = r.out.find("plugins that failed to load");
   REQUIRE(loaded != std::string::npos);
   REQUIRE(failed != std::string::npos);
   CHECK(loaded < failed);
-  CHECK(has(r.out, "test_no_entry.so: no entry point"));
-  CHECK(has(r.out, "test_factory_throws.so: factory failed"));
+  CHECK(has(r.out, "liesim_no_entry.so: no entry point"));
+  CHECK(has(r.out, "liesim_type_throws.so: its entry point returned no plugin table: deliberate failure in the factory"));
   const auto run = run_liesim(std::string("run --plugin-path ") + LIESIM_TEST_BINARY_DIR +
-                          "/test_plugins --model test_factory_throws --integrator rkmk4 --step 0.1");
+                          "/test_plugins --model type_throws --integrator rkmk4 --step 0.1");
   CHECK(run.code != 0);
-  CHECK(has(run.out, "test_factory_throws.so"));
+  CHECK(has(run.out, "liesim_type_throws.so"));
   CHECK(has(run.out, "deliberate failure"));
 }
 

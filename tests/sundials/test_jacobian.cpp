@@ -1,4 +1,4 @@
-// Models that provide the Jacobian of their vector field (ABI 1.2): the Jacobian against finite
+// Models that provide the Jacobian of their vector field (ABI 2.1): the Jacobian against finite
 // differences, and the Newton iterations using it: SUNDIALS' (option jacobian = auto | model | dq)
 // and implicit_rk's classical Gauss methods (option jacobian = auto | model | fd).
 #include <support/fixtures.hpp>

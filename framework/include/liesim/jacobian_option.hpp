@@ -1,5 +1,5 @@
 // The option `jacobian` of implicit methods (one definition for every integrator family): the
-// model's exact dF/dy where it provides one (ABI 1.2), or differences.
+// model's exact dF/dy where it provides one (ABI 2.1), or differences.
 #pragma once
 #include <liesim/model.hpp>
 #include <liesim/settings.hpp>

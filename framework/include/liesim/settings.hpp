@@ -92,7 +92,8 @@ inline Settings::Settings(const std::vector<SettingSpec>& specs,
     : what_(what) {
   for (const auto& s : specs)
     if (!s.default_value.empty()) values_[s.name] = s.default_value;
-  for (const auto& [key, value] : given) {
+  for (const auto& entry : given) {
+    const std::string& key = entry.first;  // (a named variable: lambdas cannot capture bindings before C++20 in every compiler)
     const bool known = std::any_of(specs.begin(), specs.end(), [&](const SettingSpec& s) { return s.name == key; });
     if (!known) {
       std::vector<std::string> names;
@@ -100,7 +101,7 @@ inline Settings::Settings(const std::vector<SettingSpec>& specs,
       throw Error(fmt::format("unknown {}; known: {}", where(key),
                               names.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(names, ", "))));
     }
-    values_[key] = value;
+    values_[key] = entry.second;
     given_[key] = true;
   }
 }

@@ -58,7 +58,7 @@ enum class Dexpinv {
 /// RKMK for any explicit Butcher tableau [Munthe-Kaas 1999]: with y_n fixed,
 ///   u_i = h sum_j a_ij k_j,  Y_i = exp(u_i) . y_n,  k_i = dexpinv_{u_i}(f(t + c_i h, Y_i)),
 ///   y_{n+1} = exp(h sum_i b_i k_i) . y_n.
-class RkmkStepper final : public liesim::Stepper {
+class RkmkStepper final : public liesim::sdk::Stepper {
  public:
   RkmkStepper(const liesim::ButcherTableau& table, Dexpinv mode) : tab_(table), mode_(mode) {}
 
@@ -127,7 +127,7 @@ class RkmkStepper final : public liesim::Stepper {
 };
 
 // --- The family ----------------------------------------------------------------------------------
-class Family final : public liesim::IntegratorFamily {
+class Family final : public liesim::sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "table-driven RKMK methods (liesim plugin template)"; }
 
@@ -146,7 +146,7 @@ class Family final : public liesim::IntegratorFamily {
   }
 
   // Never throws across the boundary: errors are returned as text.
-  liesim::Stepper* create_stepper(const std::string& method, const liesim::Settings& options,
+  liesim::sdk::Stepper* create_stepper(const std::string& method, const liesim::Settings& options,
                                   std::string& error) const noexcept override {
     try {
       const Method* m = find_method(method);

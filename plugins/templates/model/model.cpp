@@ -35,12 +35,12 @@ PARAMETERS  m > 0 (mass), L > 0 (rod length), g >= 0 (gravity along -e3), q0 (no
 SOURCE      liesim plugin template; the same system as pendulum_chain with N = 1.)";
 
 /// The model instance: parameters are fixed at creation, the state is passed in every call.
-class Pendulum final : public liesim::Model {
+class Pendulum final : public liesim::sdk::Model {
  public:
   Pendulum(double m, double L, double g, const Eigen::Vector3d& q0, const Eigen::Vector3d& w0)
       // The space: one copy of the static action SE(3) on TS^2 (n = 6 coordinates, dim g = 6).
       // For N bodies use PowerSpace<...>(N); for mixed spaces lie::ProductAction<A, B, ...>.
-      : sdk::Model(std::make_unique<liesim::PowerSpace<liesim::lie::SE3OnTS2>>(1)), m_(m), L_(L), gvec_(0.0, 0.0, -g) {
+      : liesim::sdk::Model(std::make_unique<liesim::PowerSpace<liesim::lie::SE3OnTS2>>(1)), m_(m), L_(L), gvec_(0.0, 0.0, -g) {
     y0_ << q0, w0;
   }
 
@@ -101,7 +101,7 @@ class Pendulum final : public liesim::Model {
 };
 
 /// The model type: documentation, parameters, and validated instance creation.
-class PendulumType final : public liesim::ModelTypeBase<PendulumType> {
+class PendulumType final : public liesim::sdk::ModelTypeBase<PendulumType> {
  public:
   std::string summary() const override { return "spherical pendulum on TS^2 under SE(3) (liesim plugin template)"; }
 
@@ -118,7 +118,7 @@ class PendulumType final : public liesim::ModelTypeBase<PendulumType> {
 
   // Called by ModelTypeBase::create. Throw liesim::Error naming the parameter and the fix: the
   // message is caught inside the plugin and shown to the user (no exception crosses the ABI).
-  std::unique_ptr<liesim::Model> make(const liesim::Settings& p) const {
+  std::unique_ptr<liesim::sdk::Model> make(const liesim::Settings& p) const {
     const double m = p.positive("m");  // typed getters already reject malformed / non-positive values
     const double L = p.positive("L");
     const double g = p.number("g");
