@@ -109,6 +109,17 @@ std::vector<LoadedPlugin> Registry::plugins() const {
   return out;
 }
 
+void Registry::load_all() const {
+  for (const auto& c : candidates_) {
+    if (!c.manifest) continue;
+    try {
+      (void)load(c.file);
+    } catch (const Error&) {
+      // recorded in failures_ by load()
+    }
+  }
+}
+
 std::vector<LoadFailure> Registry::failures() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return failures_;

@@ -8,11 +8,13 @@
 
 namespace liesim::test {
 
-/// The registry holding every plugin built in this tree (loaded once per test binary).
+/// The registry holding every plugin built in this tree, all loaded (once per test binary), so
+/// that plugins() enumerates every shipped model and integrator family.
 inline const Registry& registry() {
   static const Registry r = [] {
     Registry reg;
     reg.load_directories({LIESIM_TEST_PLUGIN_DIR});
+    reg.load_all();
     return reg;
   }();
   return r;

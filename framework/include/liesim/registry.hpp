@@ -96,6 +96,9 @@ class Registry {
   const std::vector<PluginCandidate>& candidates() const { return candidates_; }
   /// The plugins loaded into this process so far.
   std::vector<LoadedPlugin> plugins() const;
+  /// Load every candidate whose probe succeeded (tests and tools that enumerate all plugins;
+  /// commands load only what they need). Failures are recorded, not thrown.
+  void load_all() const;
   /// Loading failures met so far.
   std::vector<LoadFailure> failures() const;
 
