@@ -5,7 +5,7 @@
 namespace liesim {
 
 /// Read-only view of a contiguous vector of doubles (a state, an algebra element, ...).
-using ConstVec = Eigen::Ref<const Eigen::VectorXd>;
+using ConstVec = const Eigen::Ref<const Eigen::VectorXd>&;
 /// Writable view of a contiguous vector of doubles.
 using Vec = Eigen::Ref<Eigen::VectorXd>;
 /// Writable view of a contiguous column-major matrix of doubles (a Jacobian).

@@ -22,6 +22,14 @@ inline const liesim_host*& host() noexcept {
   return h;
 }
 
+/// On the per-evaluation entry points of the adapters: inline everything below them (the Eigen
+/// views over the buffers), so that crossing the boundary costs one indirect call and little else.
+#if defined(__GNUC__)
+#define LIESIM_SDK_HOT __attribute__((flatten))
+#else
+#define LIESIM_SDK_HOT
+#endif
+
 /// A C buffer of n doubles as the Eigen vectors of the C++ interfaces (no copy).
 inline Eigen::Map<const Eigen::VectorXd> in(const double* p, int n) noexcept { return {p, n}; }
 inline Eigen::Map<Eigen::VectorXd> out(double* p, int n) noexcept { return {p, n}; }

@@ -59,7 +59,7 @@ struct IntegratorFunctions {
     });
   }
   static int32_t stepper_error_space(liesim_stepper* p) noexcept { return static_cast<int32_t>(stepper(p)->stepper->error_space()); }
-  static liesim_status stepper_step(liesim_stepper* p, double t, double h, const double* y, double* y_new, double* err) noexcept {
+  LIESIM_SDK_HOT static liesim_status stepper_step(liesim_stepper* p, double t, double h, const double* y, double* y_new, double* err) noexcept {
     StepperInstance* s = stepper(p);
     const Status st = s->stepper->step(t, h, in(y, s->n), out(y_new, s->n), out(err, s->err_size));
     if (st != Status::ok) {

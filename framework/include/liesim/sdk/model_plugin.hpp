@@ -116,39 +116,39 @@ struct ModelFunctions {
       log(s->context, LIESIM_LOG_ERROR, "initial_state threw an exception");
     }
   }
-  static liesim_status generator(liesim_model* m, double t, const double* y, double* xi) noexcept {
+  LIESIM_SDK_HOT static liesim_status generator(liesim_model* m, double t, const double* y, double* xi) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->generator(t, in(y, s->n), out(xi, s->d)), "the generator f failed");
   }
-  static liesim_status vector_field(liesim_model* m, double t, const double* y, double* dy) noexcept {
+  LIESIM_SDK_HOT static liesim_status vector_field(liesim_model* m, double t, const double* y, double* dy) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->vector_field(t, in(y, s->n), out(dy, s->n)), "the vector field F failed");
   }
-  static liesim_status act_exp(liesim_model* m, const double* xi, const double* y, double* o) noexcept {
+  LIESIM_SDK_HOT static liesim_status act_exp(liesim_model* m, const double* xi, const double* y, double* o) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->space().act_exp(in(xi, s->d), in(y, s->n), out(o, s->n)), "act_exp failed");
   }
-  static liesim_status dexpinv(liesim_model* m, const double* u, const double* v, double* o) noexcept {
+  LIESIM_SDK_HOT static liesim_status dexpinv(liesim_model* m, const double* u, const double* v, double* o) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->space().dexpinv(in(u, s->d), in(v, s->d), out(o, s->d)), "dexpinv failed");
   }
-  static liesim_status bracket(liesim_model* m, const double* a, const double* b, double* o) noexcept {
+  LIESIM_SDK_HOT static liesim_status bracket(liesim_model* m, const double* a, const double* b, double* o) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->space().bracket(in(a, s->d), in(b, s->d), out(o, s->d)), "bracket failed");
   }
-  static liesim_status space_generator(liesim_model* m, const double* xi, const double* y, double* o) noexcept {
+  LIESIM_SDK_HOT static liesim_status space_generator(liesim_model* m, const double* xi, const double* y, double* o) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->space().generator(in(xi, s->d), in(y, s->n), out(o, s->n)), "the action's generator failed");
   }
-  static liesim_status project(liesim_model* m, double* y) noexcept {
+  LIESIM_SDK_HOT static liesim_status project(liesim_model* m, double* y) noexcept {
     ModelInstance* s = instance(m);
     return report(s, s->model->space().project(out(y, s->n)), "the space has no projection");
   }
-  static double distance(liesim_model* m, const double* a, const double* b) noexcept {
+  LIESIM_SDK_HOT static double distance(liesim_model* m, const double* a, const double* b) noexcept {
     ModelInstance* s = instance(m);
     return s->model->space().distance(in(a, s->n), in(b, s->n));
   }
-  static void invariants(liesim_model* m, const double* y, double* o) noexcept {
+  LIESIM_SDK_HOT static void invariants(liesim_model* m, const double* y, double* o) noexcept {
     ModelInstance* s = instance(m);
     s->model->evaluate_invariants(in(y, s->n), out(o, static_cast<int>(s->invariant_names.size())));
   }
