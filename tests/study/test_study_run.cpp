@@ -9,6 +9,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -413,5 +414,31 @@ steps = [0.1, 0.05, 0.025]
   CHECK(fs::exists(odd / "plots" / "convergence_rb.png"));
   CHECK_FALSE(fs::exists("PWNED"));
   CHECK_FALSE(fs::exists(d / "PWNED"));
+  fs::remove_all(d);
+}
+
+TEST_CASE("a study run inside a folder holding a matplotlib.py never runs that file") {
+  const fs::path d = fresh_dir("isolated");
+  std::ofstream(d / "matplotlib.py") << "open(" << std::quoted((d / "PWNED").string()) << ", 'w').write('ran')\n";
+  const fs::path f = write_study(d, R"(name = "isolated"
+[[case]]
+name = "rb"
+model = "rigid_body"
+t_end = 1.0
+[[runs]]
+integrators = ["rkmk4"]
+steps = [0.1, 0.05]
+)");
+  // Prove that the trap works: a plain `python3 -c "import matplotlib"` in that folder runs it.
+  REQUIRE(std::system(("cd '" + d.string() + "' && python3 -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0);
+  REQUIRE(fs::exists(d / "PWNED"));
+  fs::remove(d / "PWNED");
+  // liesim's probe and plotting run Python isolated from the working directory.
+  const int status = std::system(("cd '" + d.string() + "' && env LIESIM_PLUGIN_PATH= " + liesim_exe + " study study.toml --out " +
+                                  (d / "out").string() + " >/dev/null 2>&1")
+                                     .c_str());
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  CHECK_FALSE(fs::exists(d / "PWNED"));
+  CHECK(fs::exists(d / "out" / "plots" / "convergence_rb.png"));  // the real matplotlib drew the plots
   fs::remove_all(d);
 }

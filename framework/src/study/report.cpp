@@ -97,17 +97,19 @@ std::string draw_plots(const std::string& out) {
   const fs::path script = exe.parent_path().parent_path() / "share" / "liesim" / "plot_study.py";
   if (!fs::exists(script)) return fmt::format("no plots: the plotting script {} is missing (reinstall liesim)", script.string());
   // The first Python with matplotlib: python3 on PATH, else Debian's own. Programs are started
-  // with an argument vector (no shell), so no path is ever interpreted as a command.
+  // with an argument vector (no shell), so no path is ever interpreted as a command, and Python
+  // in isolated mode (-I), so that nothing in the working directory (a matplotlib.py in a
+  // downloaded study folder) or in PYTHON* variables is imported.
   std::string python;
   for (const char* candidate : {"python3", "/usr/bin/python3"})
-    if (run_program({candidate, "-c", "import matplotlib"}, "/dev/null") == 0) {
+    if (run_program({candidate, "-I", "-c", "import matplotlib"}, "/dev/null") == 0) {
       python = candidate;
       break;
     }
   if (python.empty())
     return "no plots: python3 with matplotlib is not installed (sudo apt-get install python3-matplotlib), then run `liesim plot " + out + "`";
   const std::string log = (fs::path(out) / "plot.log").string();
-  if (run_program({python, script.string(), out}, log) != 0)
+  if (run_program({python, "-I", script.string(), out}, log) != 0)
     return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", log, out);
   return {};
 }
