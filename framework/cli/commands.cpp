@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <iostream>
@@ -243,6 +244,20 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     req.options[k] = v;
   }
   if (req.solver_outputs < 1) throw Error("--outputs must be >= 1");
+  // One file per output: two options naming the same file would overwrite each other.
+  {
+    std::vector<std::pair<const char*, std::string>> files;
+    for (const auto& [option, path] : {std::pair<const char*, const std::string*>{"--output", &output}, {"--summary", &summary},
+                                       {"--steps", &steps}})
+      if (!path->empty()) {
+        std::error_code ec;
+        const std::string canonical = std::filesystem::weakly_canonical(*path, ec).string();
+        for (const auto& [other, seen] : files)
+          if (seen == (ec ? *path : canonical))
+            throw Error(fmt::format("{} and {} name the same file '{}': give each its own file", other, option, *path));
+        files.emplace_back(option, ec ? *path : canonical);
+      }
+  }
 
   PreparedRun prepared = prepare_run(registry, req);
   ObserverList observers;
@@ -281,6 +296,10 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   if (csv && !csv->ok()) {
     std::cerr << "liesim: error: writing the output CSV '" << output << "' failed (disk full or not writable)\n";
     if (error.empty()) error = "writing the output CSV failed";
+  }
+  if (step_log && !step_log->ok()) {
+    std::cerr << "liesim: error: writing the step log '" << steps << "' failed (disk full or not writable)\n";
+    if (error.empty()) error = "writing the step log failed";
   }
   if (summary_file) {
     const std::string text = run_summary_json(prepared, result, monitor, error);

@@ -58,8 +58,7 @@ void CsvWriter::on_output(double t, ConstVec y) {
 }
 
 StepLog::StepLog(const std::string& path) : file_(open_for_writing(path, "step log CSV")) {
-  fmt::print(file_, "t,h,error,accepted\n");
-  std::fflush(file_);
+  ok_ = std::fputs("t,h,error,accepted\n", file_) >= 0 && std::fflush(file_) == 0;
 }
 
 StepLog::~StepLog() {
@@ -67,8 +66,9 @@ StepLog::~StepLog() {
 }
 
 void StepLog::on_step(double t, double h, double error, bool accepted) {
-  fmt::print(file_, "{:.17g},{:.17g},{:.17g},{}\n", t, h, error, accepted ? 1 : 0);
-  std::fflush(file_);
+  if (!ok_) return;
+  const auto row = fmt::format("{:.17g},{:.17g},{:.17g},{}\n", t, h, error, accepted ? 1 : 0);
+  ok_ = std::fwrite(row.data(), 1, row.size(), file_) == row.size() && std::fflush(file_) == 0;
 }
 
 }  // namespace liesim

@@ -270,3 +270,23 @@ TEST_CASE("no binary or plugin of the build loads libraries from the working dir
   }
   CHECK(checked >= 20);  // the command, the kernel, every plugin and test program
 }
+
+TEST_CASE("every output file reports a write failure, and two outputs may not share a file") {
+  const std::string base = "run --model rigid_body --integrator rkmk45 --rtol 1e-6 --atol 1e-6 --t-end 1 ";
+  for (const char* option : {"--steps", "--output", "--summary"}) {
+    CAPTURE(option);
+    const auto r = run_liesim(base + option + " /dev/full");
+    CHECK(r.code != 0);
+    CHECK(has(r.out, "'/dev/full' failed (disk full or not writable)"));
+  }
+  const fs::path dir = fs::path(LIESIM_TEST_BINARY_DIR) / "test_cli_same_file";
+  fs::create_directories(dir);
+  const std::string a = (dir / "a.csv").string(), a_again = (dir / "." / "a.csv").string();
+  const auto same = run_liesim(base + "--output " + a + " --summary " + a_again);
+  CHECK(same.code != 0);
+  CHECK(has(same.out, "--output and --summary name the same file"));
+  const auto steps = run_liesim(base + "--steps " + a + " --output " + a);
+  CHECK(steps.code != 0);
+  CHECK(has(steps.out, "name the same file"));
+  fs::remove_all(dir);
+}

@@ -387,6 +387,12 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       }
       for (std::size_t i = 0; i < monitor.info().size(); ++i)
         rec.drift[monitor.info()[i].name] = monitor.max_abs_drift()[static_cast<Eigen::Index>(i)];
+      for (const auto& [written, file] : {std::pair<bool, const char*>{!series || series->ok(), "series"},
+                                          {!steps || steps->ok(), "steps"}})
+        if (!written && rec.status == "ok") {
+          rec.status = "failed";
+          rec.error = fmt::format("writing {}/{}.csv failed (disk full or not writable)", file, item.index);
+        }
     } catch (const std::exception& e) {
       rec.status = "failed";
       rec.error = e.what();

@@ -55,9 +55,12 @@ class StepLog final : public Observer {
   StepLog& operator=(const StepLog&) = delete;
   void on_output(double, ConstVec) override {}
   void on_step(double t, double h, double error, bool accepted) override;
+  /// False once a write failed (disk full, file not writable).
+  bool ok() const { return ok_; }
 
  private:
   std::FILE* file_ = nullptr;
+  bool ok_ = true;
 };
 
 /// Open a file for writing or throw liesim::Error naming it.
