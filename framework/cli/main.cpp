@@ -14,7 +14,9 @@ constexpr const char* usage = R"(usage:
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N] [--output-every N]
-  liesim study FILE.toml [--jobs N] [--out DIR] [--resume]
+  liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS]
+                                         every run in a process of its own: a crash or a time limit
+                                         fails that run, not the study; Ctrl-C stops and keeps results
   liesim plot DIR                        redraw the plots of a study
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
   liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)
@@ -23,7 +25,8 @@ global options (before or after the command):
   --help               this text
 exit status: 0 success; 1 error, bad options included (the message says what and how to fix it);
   2 no command or an unknown command;
-  3 a study finished, but some of its runs failed (all results and outputs are written)
+  3 a study finished, but some of its runs failed (all results and outputs are written);
+  130 (143) a study stopped by Ctrl-C (SIGTERM): what is done is written; --resume finishes it
 )";
 
 }  // namespace

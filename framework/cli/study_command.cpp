@@ -8,17 +8,41 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 #include <unistd.h>
 
 namespace liesim::cli {
 
+namespace {
+
+volatile std::sig_atomic_t stop_signal = 0;
+
+/// First Ctrl-C (or SIGTERM): stop handing out runs; the second: leave at once.
+extern "C" void on_stop_signal(int sig) {
+  if (stop_signal != 0) ::_exit(128 + sig);
+  stop_signal = sig;
+}
+
+double seconds_value(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const double s = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() || *end != '\0' || !(s > 0) || !std::isfinite(s))
+    throw Error(fmt::format("study: {} must be a positive number of seconds (got '{}')", flag, v));
+  return s;
+}
+
+}  // namespace
+
 int study(const Registry& registry, const std::vector<std::string>& args) {
   std::string file, out;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool resume = false;
+  bool resume = false, retry_failed = false;
+  double run_timeout = 0.0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* flag) {
@@ -35,20 +59,49 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       out = value("--out");
     } else if (a == "--resume") {
       resume = true;
+    } else if (a == "--retry-failed") {
+      retry_failed = true;
+    } else if (a == "--run-timeout") {
+      run_timeout = seconds_value("--run-timeout", value("--run-timeout"));
     } else if (!a.empty() && a[0] == '-') {
-      throw Error(fmt::format("study: unknown option '{}' (options: --jobs N, --out DIR, --resume)", a));
+      throw Error(fmt::format("study: unknown option '{}' (options: --jobs N, --out DIR, --resume, --retry-failed, "
+                              "--run-timeout SECONDS)", a));
     } else if (file.empty()) {
       file = a;
     } else {
       throw Error(fmt::format("study: unexpected argument '{}'", a));
     }
   }
-  if (file.empty()) throw Error("study needs a study file: liesim study FILE.toml [--jobs N] [--out DIR] [--resume]");
+  if (file.empty())
+    throw Error("study needs a study file: liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] "
+                "[--run-timeout SECONDS]");
+  if (retry_failed && !resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
   const study::StudySpec spec = study::load_study(file);
   study::RunOptions opt;
   opt.jobs = jobs;
   opt.out = out.empty() ? spec.output : out;
   opt.resume = resume;
+  opt.retry_failed = retry_failed;
+  opt.run_timeout = run_timeout;
+  stop_signal = 0;
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  struct sigaction old_int {}, old_term {};
+  ::sigaction(SIGINT, &action, &old_int);
+  ::sigaction(SIGTERM, &action, &old_term);
+  struct Restore {
+    struct sigaction i, t;
+    ~Restore() {
+      ::sigaction(SIGINT, &i, nullptr);
+      ::sigaction(SIGTERM, &t, nullptr);
+    }
+  } restore{old_int, old_term};
+  opt.stop_requested = [] { return stop_signal != 0; };
+  opt.on_stop = [&](int in_flight) {
+    fmt::print(stderr, "\nliesim: {}: no new runs; waiting up to {:g} s for the {} run(s) in flight (again to quit at once)\n",
+               stop_signal == SIGINT ? "interrupted" : "terminated", opt.grace_s, in_flight);
+  };
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();
   opt.progress = [&](int done, int total, const study::RunRecord& r) {
@@ -70,13 +123,22 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   const study::StudyResult result = study::run_study(registry, spec, opt);
   study::write_orders(opt.out, result.orders);
   study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs);
-  const std::string note = study::draw_plots(opt.out);
+  const std::string note = result.interrupted
+                               ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
+                                             "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)
+                               : study::draw_plots(opt.out);
   study::write_report(opt.out, spec, result, note);
   int failed = 0;
   for (const auto& r : result.records) failed += r.status != "ok";
   fmt::print("study '{}': {} runs ({} failed, {} resumed); results in {}/results.csv, report {}/report.md\n", spec.name,
              result.records.size(), failed, result.skipped, opt.out, opt.out);
   if (!note.empty()) fmt::print("{}\n", note);
+  if (result.interrupted) {
+    fmt::print(stderr, "liesim: study '{}' interrupted with {} of {} runs done; every finished result is kept. Resume with: "
+               "liesim study {}{} --resume\n", spec.name, result.records.size(), result.records.size() + result.not_run, file,
+               out.empty() ? "" : " --out " + out);
+    return 128 + (stop_signal != 0 ? stop_signal : SIGINT);
+  }
   if (failed > 0) {
     fmt::print(stderr, "liesim: study '{}': {} of {} runs failed; their messages are in {}/results.csv (columns status, error_message) "
                "and {}/report.md; every other result is kept\n", spec.name, failed, result.records.size(), opt.out, opt.out);

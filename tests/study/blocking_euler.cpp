@@ -1,17 +1,22 @@
-// Test plugin for the interrupted-study test: explicit Euler on F that, while the environment
-// variable LIESIM_TEST_BLOCK_DIR names a folder, stops at its first step, writes DIR/blocked and
-// waits there until it is killed. A study whose fifth run uses it is therefore always killed in
-// the middle of that run, on any machine and under any load.
+// Test plugin for the interrupted and fault-tolerant study tests. `test_blocking_euler`: explicit
+// Euler on F that, while the environment variable LIESIM_TEST_BLOCK_DIR names a folder, stops at
+// its first step, writes DIR/blocked and waits there until it is killed (a study whose fifth run
+// uses it is always stopped in the middle of that run, on any machine and under any load).
+// `test_faulty_euler`: explicit Euler whose first step misbehaves as option `fault` says.
 #include <liesim/plugin.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
 namespace test_blocking {
+
+[[noreturn]] void throw_from_step() { throw std::runtime_error("deliberate exception through the plugin boundary"); }
 
 class BlockingEuler final : public liesim::sdk::Stepper {
  public:
@@ -21,17 +26,24 @@ class BlockingEuler final : public liesim::sdk::Stepper {
     return liesim::Status::ok;
   }
   liesim::ErrorSpace error_space() const noexcept override { return liesim::ErrorSpace::none; }
+  explicit BlockingEuler(std::string fault) : fault_(std::move(fault)) {}
   liesim::Status step(double t, double h, liesim::ConstVec y, liesim::Vec y_new, liesim::Vec) noexcept override {
-    if (const char* dir = std::getenv("LIESIM_TEST_BLOCK_DIR"); dir && *dir) {
+    if (const char* dir = std::getenv("LIESIM_TEST_BLOCK_DIR"); fault_.empty() && dir && *dir) {
       std::ofstream(std::string(dir) + "/blocked") << "blocked\n";
       for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    if (fault_ == "segfault") std::raise(SIGSEGV);
+    if (fault_ == "exit") std::exit(7);
+    if (fault_ == "throw") throw_from_step();  // in a noexcept function: std::terminate
+    if (fault_ == "hang")
+      for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const liesim::Status s = model_->vector_field(t, y, f_);
     y_new = y + h * f_;
     return s;
   }
 
  private:
+  std::string fault_;  // "" for test_blocking_euler
   liesim::Model* model_ = nullptr;
   Eigen::VectorXd f_;
 };
@@ -40,11 +52,23 @@ class Family final : public liesim::sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "test plugin: explicit Euler that can block (interrupted-study test)"; }
   std::vector<liesim::MethodInfo> methods() const override {
-    return {{"test_blocking_euler", "explicit Euler on F; blocks while LIESIM_TEST_BLOCK_DIR is set", 1, 0, false, false}};
+    return {{"test_blocking_euler", "explicit Euler on F; blocks while LIESIM_TEST_BLOCK_DIR is set", 1, 0, false, false},
+            {"test_faulty_euler", "explicit Euler on F whose first step fails as option fault says", 1, 0, false, false}};
   }
-  std::vector<liesim::SettingSpec> options(const std::string&) const override { return {}; }
-  liesim::sdk::Stepper* create_stepper(const std::string&, const liesim::Settings&, std::string&) const noexcept override {
-    return new (std::nothrow) BlockingEuler;
+  std::vector<liesim::SettingSpec> options(const std::string& method) const override {
+    if (method != "test_faulty_euler") return {};
+    return {{"fault", "none", "", "none | segfault (SIGSEGV) | exit (exit(7)) | throw (through noexcept) | hang (never returns)"}};
+  }
+  liesim::sdk::Stepper* create_stepper(const std::string& method, const liesim::Settings& options, std::string& error) const noexcept override {
+    try {
+      const std::string fault = method == "test_faulty_euler"
+                                    ? options.choice("fault", {"none", "segfault", "exit", "throw", "hang"})
+                                    : std::string();
+      return new (std::nothrow) BlockingEuler(fault == "none" ? "no fault" : fault);
+    } catch (const std::exception& e) {
+      error = e.what();
+      return nullptr;
+    }
   }
 };
 

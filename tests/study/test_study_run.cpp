@@ -9,8 +9,11 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <fcntl.h>
 #include <iomanip>
+#include <map>
 #include <thread>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -440,5 +443,171 @@ steps = [0.1, 0.05]
   CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
   CHECK_FALSE(fs::exists(d / "PWNED"));
   CHECK(fs::exists(d / "out" / "plots" / "convergence_rb.png"));  // the real matplotlib drew the plots
+  fs::remove_all(d);
+}
+
+namespace {
+
+/// Rows by run id, with the columns that may differ between two executions blanked (plan
+/// position and timings).
+std::map<std::string, std::vector<std::string>> rows_by_id(const liesim::test::Table& t) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (auto row : t.rows) {
+    for (const char* c : {"index", "wall_time_s", "paired_time_ratio"}) row[t.column(c)].clear();
+    out[row[t.column("run_id")]] = row;
+  }
+  return out;
+}
+
+std::string fault_group(const std::string& fault, const std::string& extra = "") {
+  return fmt::format("[[runs]]\nname = \"{}\"\nintegrators = [\"test_faulty_euler\"]\nsteps = [0.1]\noptions = {{ fault = \"{}\" }}\n{}",
+                     fault, fault, extra);
+}
+
+const std::string fault_case = R"(name = "faults"
+[reference]
+integrator = "exact"
+[[case]]
+name = "osc"
+model = "oscillator"
+t_end = 1.0
+[[runs]]
+name = "good"
+integrators = ["rk4", "test_faulty_euler"]
+steps = [0.1, 0.05]
+)";
+
+/// Run liesim with the study test plugins; stdout and stderr into `log`.
+int run_logged(const std::string& args, const fs::path& log) {
+  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + study_plugins + args + " >'" + log.string() + "' 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("a study goes on past runs that crash, exit, throw through the boundary or hang; --resume does not rerun them") {
+  const fs::path d = fresh_dir("faults");
+  // The bad runs sit between good ones: what comes after them must still run.
+  const fs::path bad = d / "bad.toml";
+  std::ofstream(bad) << fault_case << fault_group("segfault") << fault_group("exit") << fault_group("throw")
+                     << fault_group("hang", "timeout = 2\n") << "[[runs]]\nname = \"after\"\nintegrators = [\"rk4\"]\nsteps = [0.025]\n";
+  const fs::path clean = d / "clean.toml";
+  std::ofstream(clean) << fault_case << "[[runs]]\nname = \"after\"\nintegrators = [\"rk4\"]\nsteps = [0.025]\n";
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(run_logged("study " + bad.string() + " --jobs 2 --out " + (d / "bad").string(), d / "bad.log") == 3);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 30);  // the hanging run was stopped at its limit
+  REQUIRE(run_logged("study " + clean.string() + " --jobs 1 --out " + (d / "clean").string(), d / "clean.log") == 0);
+  const auto t = liesim::test::read_table(d / "bad" / "results.csv");
+  REQUIRE(t.rows.size() == 9);
+  std::map<std::string, std::string> why;  // fault -> error message
+  for (const auto& row : t.rows)
+    if (row[t.column("status")] != "ok") why[row[t.column("group")]] = row[t.column("error_message")];
+  REQUIRE(why.size() == 4);
+  CHECK(why["segfault"].find("crashed with SIGSEGV") != std::string::npos);
+  CHECK(why["exit"].find("exit status 7") != std::string::npos);
+  CHECK(why["throw"].find("crashed with SIGABRT") != std::string::npos);
+  CHECK(why["hang"].find("timed out after 2 s") != std::string::npos);
+  // Every good row is present and equal to the clean study's.
+  const auto good = rows_by_id(liesim::test::read_table(d / "clean" / "results.csv"));
+  const auto all = rows_by_id(t);
+  REQUIRE(good.size() == 5);
+  for (const auto& [id, row] : good) {
+    INFO("run " << id);
+    REQUIRE(all.count(id) == 1);
+    CHECK(all.at(id) == row);
+  }
+  CHECK(read_text(d / "bad" / "report.md").find("SIGSEGV") != std::string::npos);
+  // --resume keeps the failed rows: nothing runs again (no progress line "[k/9] ...").
+  CHECK(run_logged("study " + bad.string() + " --resume --out " + (d / "bad").string(), d / "resume.log") == 3);
+  CHECK(read_text(d / "resume.log").find("/9] ") == std::string::npos);
+  CHECK(read_text(d / "resume.log").find("9 resumed") != std::string::npos);
+  CHECK(rows_by_id(liesim::test::read_table(d / "bad" / "results.csv")) == all);
+  // --retry-failed runs exactly the four failed ones again (and they fail again).
+  CHECK(run_logged("study " + bad.string() + " --resume --retry-failed --run-timeout 1 --out " + (d / "bad").string(),
+                   d / "retry.log") == 3);
+  CHECK(read_text(d / "retry.log").find("4 failed, 5 resumed") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("a case whose reference fails fails its own runs only; a time limit is a positive number; a busy folder is refused") {
+  const fs::path d = fresh_dir("reffail");
+  // pendulum_chain has no exact solution: its case fails, the oscillator's runs go on.
+  const fs::path f = write_study(d, R"(name = "reffail"
+[reference]
+integrator = "exact"
+[[case]]
+name = "osc"
+model = "oscillator"
+t_end = 1.0
+[[case]]
+name = "pend"
+model = "pendulum_chain"
+t_end = 0.1
+[[runs]]
+integrators = ["rk4"]
+steps = [0.01]
+)");
+  CHECK(run_logged("study " + f.string() + " --jobs 2 --out " + (d / "out").string(), d / "log") == 3);
+  const auto t = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(t.rows.size() == 2);
+  for (const auto& row : t.rows) {
+    if (row[t.column("case")] == "osc") {
+      CHECK(row[t.column("status")] == "ok");
+    } else {
+      CHECK(row[t.column("status")] == "failed");
+      CHECK(row[t.column("error_message")].find("reference for case 'pend' failed") != std::string::npos);
+      CHECK(row[t.column("error_message")].find("no exact solution") != std::string::npos);
+    }
+  }
+  // Bad limits are refused with the flag's name.
+  CHECK(run_logged("study " + f.string() + " --run-timeout 0 --out " + (d / "x").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("--run-timeout must be a positive number of seconds") != std::string::npos);
+  CHECK(run_logged("study " + f.string() + " --retry-failed --out " + (d / "x").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("with --resume") != std::string::npos);
+  std::ofstream(d / "limit.toml") << "name = \"x\"\ntimeout = -1\n";
+  CHECK(run_logged("study " + (d / "limit.toml").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("key 'timeout' must be a positive finite number") != std::string::npos);
+  // A folder another study is writing (its lock held) is refused, and left as it is.
+  const int fd = ::open((d / "out" / ".lock").c_str(), O_RDWR);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  CHECK(run_logged("study " + f.string() + " --out " + (d / "out").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("is in use by another liesim study") != std::string::npos);
+  CHECK(liesim::test::read_table(d / "out" / "results.csv").rows.size() == 2);
+  ::close(fd);
+  fs::remove_all(d);
+}
+
+TEST_CASE("Ctrl-C stops handing out runs, keeps what is done, writes the report and says how to resume") {
+  const fs::path d = fresh_dir("sigint");
+  const fs::path f = write_study(d, cut_study);
+  const fs::path log = d / "log";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    setenv("LIESIM_PLUGIN_PATH", "", 1);
+    setenv("LIESIM_TEST_BLOCK_DIR", d.c_str(), 1);
+    const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, STDOUT_FILENO);
+    ::dup2(out, STDERR_FILENO);
+    execl(liesim_exe.c_str(), liesim_exe.c_str(), "--plugin-path", LIESIM_TEST_STUDY_PLUGIN_DIR, "study", f.c_str(), "--jobs", "1",
+          "--out", (d / "cut").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int i = 0; i < 12000 && !fs::exists(d / "blocked"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(fs::exists(d / "blocked"));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  const std::string text = read_text(log);
+  CHECK(text.find("waiting up to 5 s for the 1 run(s) in flight") != std::string::npos);
+  CHECK(text.find("Resume with: liesim study") != std::string::npos);
+  CHECK(liesim::test::read_table(d / "cut" / "results.csv").rows.size() == 4);  // the blocked run is not recorded
+  CHECK(read_text(d / "cut" / "report.md").find("interrupted") != std::string::npos);
+  REQUIRE(run(study_plugins + "study " + f.string() + " --resume --out " + (d / "cut").string()) == 0);
+  CHECK(liesim::test::read_table(d / "cut" / "results.csv").rows.size() == 7);
   fs::remove_all(d);
 }

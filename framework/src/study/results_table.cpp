@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 namespace liesim::study {
 
@@ -108,6 +109,56 @@ std::vector<std::string> split_csv(const std::string& line, bool& complete) {
   return out;
 }
 
+std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns& c) {
+  bool complete = false;
+  const auto f = split_csv(line, complete);
+  if (!complete || f.size() != c.names().size()) return std::nullopt;
+  try {
+    RunRecord r;
+    std::size_t k = 0;
+    r.index = std::stoi(f[k++]);
+    r.id = f[k++];
+    r.group = f[k++];
+    r.case_name = f[k++];
+    r.model = f[k++];
+    r.integrator = f[k++];
+    r.family = f[k++];
+    r.lie_group = f[k++] == "1";
+    r.order = std::stoi(f[k++]);
+    r.step = to_num(f[k++]);
+    r.tolerance = to_num(f[k++]);
+    r.t_end = to_num(f[k++]);
+    r.status = f[k++];
+    r.error = f[k++];
+    r.error_final = to_num(f[k++]);
+    r.distance_final = to_num(f[k++]);
+    Stats& s = r.stats;
+    for (std::int64_t* v : {&s.steps, &s.rejected_steps, &s.counters.f_evals, &s.counters.F_evals, &s.counters.exps,
+                            &s.counters.dexpinv_calls, &s.counters.brackets, &s.counters.projections, &s.rhs_evals_jac,
+                            &s.jac_evals, &s.nonlinear_iters, &s.nonlinear_conv_fails})
+      *v = std::stoll(f[k++]);
+    s.h_min_used = to_num(f[k++]);
+    s.h_max_used = to_num(f[k++]);
+    r.wall_time_s = to_num(f[k++]);
+    r.paired_time_ratio = to_num(f[k++]);
+    for (const auto& p : c.parameters) {
+      if (!f[k].empty()) r.parameters[p] = f[k];
+      ++k;
+    }
+    for (const auto& o : c.options) {
+      if (!f[k].empty()) r.options[o] = f[k];
+      ++k;
+    }
+    for (const auto& i : c.invariants) {
+      if (!f[k].empty()) r.drift[i] = to_num(f[k]);
+      ++k;
+    }
+    return r;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a malformed row
+  }
+}
+
 std::vector<RunRecord> read_results(const std::string& path, const ResultColumns& c) {
   std::ifstream in(path, std::ios::binary);
   std::vector<RunRecord> out;
@@ -118,56 +169,9 @@ std::vector<RunRecord> read_results(const std::string& path, const ResultColumns
   for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
     lines.push_back(text.substr(start, nl - start));
   if (lines.empty() || lines[0] + "\n" != csv_header(c)) return out;
-  const auto names = c.names();
-  for (std::size_t li = 1; li < lines.size(); ++li) {
-    bool complete = false;
-    const auto f = split_csv(lines[li], complete);
-    if (!complete || f.size() != names.size()) continue;
-    try {
-      RunRecord r;
-      std::size_t k = 0;
-      r.index = std::stoi(f[k++]);
-      r.id = f[k++];
-      r.group = f[k++];
-      r.case_name = f[k++];
-      r.model = f[k++];
-      r.integrator = f[k++];
-      r.family = f[k++];
-      r.lie_group = f[k++] == "1";
-      r.order = std::stoi(f[k++]);
-      r.step = to_num(f[k++]);
-      r.tolerance = to_num(f[k++]);
-      r.t_end = to_num(f[k++]);
-      r.status = f[k++];
-      r.error = f[k++];
-      r.error_final = to_num(f[k++]);
-      r.distance_final = to_num(f[k++]);
-      Stats& s = r.stats;
-      for (std::int64_t* v : {&s.steps, &s.rejected_steps, &s.counters.f_evals, &s.counters.F_evals, &s.counters.exps,
-                              &s.counters.dexpinv_calls, &s.counters.brackets, &s.counters.projections, &s.rhs_evals_jac,
-                              &s.jac_evals, &s.nonlinear_iters, &s.nonlinear_conv_fails})
-        *v = std::stoll(f[k++]);
-      s.h_min_used = to_num(f[k++]);
-      s.h_max_used = to_num(f[k++]);
-      r.wall_time_s = to_num(f[k++]);
-      r.paired_time_ratio = to_num(f[k++]);
-      for (const auto& p : c.parameters) {
-        if (!f[k].empty()) r.parameters[p] = f[k];
-        ++k;
-      }
-      for (const auto& o : c.options) {
-        if (!f[k].empty()) r.options[o] = f[k];
-        ++k;
-      }
-      for (const auto& i : c.invariants) {
-        if (!f[k].empty()) r.drift[i] = to_num(f[k]);
-        ++k;
-      }
-      out.push_back(std::move(r));
-    } catch (const std::exception&) {
-      // A malformed row (cut by an interruption) is dropped and will be run again.
-    }
-  }
+  // A malformed row (cut by an interruption) is dropped and will be run again.
+  for (std::size_t li = 1; li < lines.size(); ++li)
+    if (auto r = parse_row(lines[li], c)) out.push_back(std::move(*r));
   return out;
 }
 

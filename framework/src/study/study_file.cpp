@@ -152,7 +152,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
 
 GroupSpec make_group(const Where& w, const toml::table& t, int index) {
   check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "match_steps_of", "match_error_of", "options", "cases",
-                            "series"});
+                            "series", "timeout"});
   GroupSpec g;
   g.line = static_cast<int>(t.source().begin.line);
   g.name = t.contains("name") ? get_string(w, *t.get("name"), "name") : fmt::format("runs{}", index + 1);
@@ -172,6 +172,7 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
                    "'match_steps_of' or 'match_error_of' (the name of an adaptive group)");
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
   if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
+  if (const auto* n = t.get("timeout")) g.timeout = get_positive(w, *n, "timeout");
   if (const auto* n = t.get("series")) {
     g.series = get_string(w, *n, "series");
     if (g.series != "coarsest" && g.series != "all" && g.series != "none")
@@ -190,7 +191,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   } catch (const toml::parse_error& e) {
     throw Error(fmt::format("{}:{}: {}", file, e.source().begin.line, e.description()));
   }
-  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "reference", "case", "runs"});
+  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "timeout", "reference", "case", "runs"});
   StudySpec s;
   s.file = file;
   s.text = text;
@@ -200,10 +201,11 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   s.output = root.contains("output") ? get_string(w, *root.get("output"), "output") : "results/" + s.name;
   if (s.output.empty()) w.fail(*root.get("output"), "key 'output' must name a folder (it is empty)");
   if (const auto* n = root.get("repeat")) s.repeat = static_cast<int>(get_integer(w, *n, "repeat", 1));
+  if (const auto* n = root.get("timeout")) s.timeout = get_positive(w, *n, "timeout");
   if (const auto* n = root.get("reference")) {
     const auto* t = n->as_table();
     if (!t) w.fail(*n, "[reference] must be a table");
-    check_keys(w, *t, "[reference]", {"integrator", "step", "rtol", "atol", "options"});
+    check_keys(w, *t, "[reference]", {"integrator", "step", "rtol", "atol", "options", "timeout"});
     ReferenceSpec& r = s.reference;
     r.line = static_cast<int>(t->source().begin.line);
     if (const auto* v = t->get("integrator")) r.integrator = get_string(w, *v, "integrator");
@@ -211,6 +213,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
     if (const auto* v = t->get("rtol")) r.rtol = get_positive(w, *v, "rtol");
     if (const auto* v = t->get("atol")) r.atol = get_positive(w, *v, "atol");
     if (const auto* v = t->get("options")) r.options = settings_table(w, *v, "options");
+    if (const auto* v = t->get("timeout")) r.timeout = get_positive(w, *v, "timeout");
   }
   if (!root.contains("case")) w.fail(1, "the study needs at least one [[case]]");
   for (auto&& c : table_array(w, *root.get("case"), "case")) add_case(w, *c.as_table(), s.cases);

@@ -1,5 +1,6 @@
 // Running a study: validation of every run first, references (cached), runs on a thread pool,
 // each finished run appended to results.csv at once; --resume skips what is already there.
+#include <liesim/child_process.hpp>
 #include <liesim/fit.hpp>
 #include <liesim/io/output.hpp>
 #include <liesim/plugin.hpp>
@@ -12,14 +13,17 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <set>
-#include <thread>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -54,18 +58,59 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
-/// Run `f(i)` for i in [0, n) on `jobs` threads.
-template <class F>
-void parallel_for(int n, int jobs, F&& f) {
-  std::atomic<int> next{0};
-  auto worker = [&] {
-    for (int i; (i = next.fetch_add(1)) < n;) f(i);
-  };
-  std::vector<std::thread> pool;
-  for (int k = 1; k < std::min(jobs, n); ++k) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+/// Run `job(tag)` for every tag in its own child process, at most `opt.jobs` at once, and hand
+/// each outcome to `done(tag, outcome)` here, in the order they end. When a stop is requested, no
+/// job starts any more and those in flight get `opt.grace_s` to end; the rest are killed and
+/// their outcomes dropped. Returns false if stopped.
+bool run_isolated(const std::vector<int>& tags, const RunOptions& opt, const std::function<double(int)>& limit,
+                  const std::function<std::string(int)>& job, const std::function<void(int, const ChildOutcome&)>& done) {
+  ChildPool pool;
+  std::size_t next = 0;
+  auto stopping = [&] { return opt.stop_requested && opt.stop_requested(); };
+  while (next < tags.size() || pool.running() > 0) {
+    if (stopping()) {
+      if (opt.on_stop) opt.on_stop(static_cast<int>(pool.running()));
+      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(opt.grace_s);
+      while (pool.running() > 0 && std::chrono::steady_clock::now() < until)
+        if (auto r = pool.wait(std::chrono::milliseconds(100))) done(r->first, r->second);
+      pool.kill_all();
+      return false;
+    }
+    while (pool.running() < static_cast<std::size_t>(std::max(1, opt.jobs)) && next < tags.size()) {
+      const int tag = tags[next++];
+      pool.start(tag, [&job, tag] { return job(tag); }, limit(tag));
+    }
+    if (auto r = pool.wait(std::chrono::milliseconds(200))) done(r->first, r->second);
+  }
+  return true;
 }
+
+/// Holds an exclusive lock on OUT/.lock while it lives: one study per output folder at a time.
+class FolderLock {
+ public:
+  explicit FolderLock(const fs::path& folder) {
+    const fs::path file = folder / ".lock";
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error(fmt::format("cannot create the lock file '{}': {}", file.string(), std::strerror(errno)));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      char pid[32] = {};
+      const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
+      ::close(fd_);
+      throw Error(fmt::format("output folder '{}' is in use by another liesim study{}; wait for it to end or choose another "
+                              "folder with --out",
+                              folder.string(), n > 0 ? fmt::format(" (process {})", std::string(pid, static_cast<std::size_t>(n))) : ""));
+    }
+    const std::string me = std::to_string(::getpid());
+    if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
+    }  // the pid only improves the message above
+  }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock() { ::close(fd_); }
+
+ private:
+  int fd_ = -1;
+};
 
 /// The model's exact solution at t_end (reference integrator "exact").
 Reference exact_reference(const Registry& registry, const CaseSpec& c) {
@@ -146,17 +191,20 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     for (const auto& [k, v] : p.control.values()) options.insert(k);
     for (const auto& i : p.model->invariants()) invariants.insert(i.name);
   }
-  // The reference must work for every case (exact solutions included).
-  for (const auto& c : study.cases) {
-    try {
-      if (study.reference.integrator == "exact")
-        (void)exact_reference(registry, c);
-      else
+  // A reference that cannot be set up fails its case's runs (the other cases run); one that
+  // fails for every case is an error in the study file. The exact solution is evaluated later, in
+  // a child process, like every computation.
+  std::map<std::string, std::string> reference_failure;
+  if (study.reference.integrator != "exact") {
+    for (const auto& c : study.cases) {
+      try {
         (void)prepare_run(registry, request_for(c, study.reference.integrator, study.reference.step,
                                                 study.reference.step > 0 ? 0.0 : study.reference.rtol, study.reference.options));
-    } catch (const Error& e) {
-      throw Error(fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, c.name, e.what()));
+      } catch (const Error& e) {
+        reference_failure[c.name] = fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, c.name, e.what());
+      }
     }
+    if (reference_failure.size() == study.cases.size()) throw Error(reference_failure.begin()->second);
   }
   columns.parameters.assign(params.begin(), params.end());
   columns.options.assign(options.begin(), options.end());
@@ -173,13 +221,15 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
                             "choose another folder with --out", out.string()));
   if (opt.resume && !ours)
     std::fprintf(stderr, "liesim: --resume: no earlier results in '%s'; running every run\n", out.string().c_str());
+  fs::create_directories(out);
+  StudyResult result;
+  result.lock = std::make_shared<FolderLock>(out);
   if (!opt.resume && ours)
     for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier execution
   fs::create_directories(out / "reference");
   fs::create_directories(out / "series");
   fs::create_directories(out / "steps");
   const fs::path results_path = out / "results.csv";
-  StudyResult result;
   std::set<std::string> done;
   if (opt.resume) {
     const fs::path study_copy = out / "study.toml";
@@ -191,7 +241,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
                                 results_path.string()));
     }
     for (auto& r : read_results(results_path.string(), columns))
-      if (r.index < static_cast<int>(items.size()) && items[r.index].id == r.id && done.insert(r.id).second)
+      if (r.index < static_cast<int>(items.size()) && items[r.index].id == r.id && !(opt.retry_failed && r.status != "ok") &&
+          done.insert(r.id).second)
         result.records.push_back(std::move(r));
     result.skipped = static_cast<int>(result.records.size());
     if (result.skipped == 0 && fs::exists(results_path) && fs::file_size(results_path, ec) > 0)
@@ -214,43 +265,59 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   }
   std::fflush(results);
 
-  // 3. References, one per case, cached in OUT/reference/<case>.json.
-  std::mutex mutex;
-  std::vector<std::string> ref_errors(study.cases.size());
-  parallel_for(static_cast<int>(study.cases.size()), opt.jobs, [&](int k) {
+  // 3. References, one per case, cached in OUT/reference/<case>.json, each computed in a child
+  // process (a crash or a time limit fails that case's runs only).
+  const double study_limit = study.timeout > 0 ? study.timeout : opt.run_timeout;
+  std::vector<int> to_compute;
+  std::vector<std::string> keys(study.cases.size());
+  for (std::size_t k = 0; k < study.cases.size(); ++k) {
     const CaseSpec& c = study.cases[k];
+    if (reference_failure.count(c.name)) continue;
+    keys[k] = reference_key(registry, study, c);
     const fs::path file = out / "reference" / (file_safe(c.name) + ".json");
-    const std::string key = reference_key(registry, study, c);
-    Reference ref;
-    bool cached = false;
-    if (fs::exists(file)) {
-      try {
-        std::ifstream in(file);
-        const auto j = nlohmann::json::parse(in);
-        if (j.at("settings") == key) {
+    try {
+      std::ifstream in(file);
+      const auto j = nlohmann::json::parse(in);
+      if (j.at("settings") == keys[k]) {
+        Reference& ref = result.references[c.name];
+        ref.y = j.at("final_state").get<std::vector<double>>();
+        ref.accuracy = j.at("accuracy").get<double>();
+        ref.settings = keys[k];
+        continue;
+      }
+    } catch (const std::exception&) {  // none, or unreadable: compute it
+    }
+    to_compute.push_back(static_cast<int>(k));
+  }
+  const bool references_done = run_isolated(
+      to_compute, opt, [&](int) { return study.reference.timeout > 0 ? study.reference.timeout : study_limit; },
+      [&](int k) {
+        const Reference ref = compute_reference(registry, study, study.cases[static_cast<std::size_t>(k)]);
+        return nlohmann::json{{"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump();
+      },
+      [&](int k, const ChildOutcome& o) {
+        const CaseSpec& c = study.cases[static_cast<std::size_t>(k)];
+        try {
+          if (!o.answered()) throw Error(o.reason());
+          const auto j = nlohmann::json::parse(o.text);
+          Reference& ref = result.references[c.name];
           ref.y = j.at("final_state").get<std::vector<double>>();
           ref.accuracy = j.at("accuracy").get<double>();
-          cached = true;
+          ref.settings = keys[static_cast<std::size_t>(k)];
+          std::ofstream file(out / "reference" / (file_safe(c.name) + ".json"));
+          file << nlohmann::json{{"case", c.name}, {"settings", ref.settings}, {"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump(2)
+               << "\n";
+        } catch (const std::exception& e) {
+          result.references.erase(c.name);
+          reference_failure[c.name] = fmt::format("reference for case '{}' failed: {} (choose another [reference] integrator or "
+                                                  "settings)", c.name, e.what());
         }
-      } catch (const std::exception&) {
-      }
-    }
-    if (!cached) {
-      try {
-        ref = compute_reference(registry, study, c);
-      } catch (const std::exception& e) {
-        ref_errors[k] = fmt::format("reference for case '{}' failed: {}", c.name, e.what());
-        return;
-      }
-      std::ofstream o(file);
-      o << nlohmann::json{{"case", c.name}, {"settings", key}, {"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump(2) << "\n";
-    }
-    ref.settings = key;
-    std::lock_guard<std::mutex> lock(mutex);
-    result.references[c.name] = std::move(ref);
-  });
-  for (const auto& e : ref_errors)
-    if (!e.empty()) throw Error(e + " (choose another [reference] integrator or settings)");
+      });
+  if (!references_done) {
+    result.interrupted = true;
+    result.not_run = static_cast<int>(items.size()) - static_cast<int>(result.records.size());
+    return result;
+  }
 
   // 4. The runs: first those with a known step or tolerance, then the matched constant-step runs.
   const int total = static_cast<int>(items.size());
@@ -295,7 +362,31 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     }
     if (!partner_times.empty()) rec.paired_time_ratio = median(times) / median(partner_times);
   };
-  auto run_one = [&](int index) {
+  // What a run is, before anything is measured.
+  auto base_record = [&](const RunItem& item) {
+    const PreparedRun& p = prepared[item.index];
+    RunRecord rec;
+    rec.index = item.index;
+    rec.id = item.id;
+    rec.group = item.group->name;
+    rec.case_name = item.case_spec->name;
+    rec.model = item.case_spec->model;
+    rec.integrator = item.integrator;
+    rec.family = p.integrator_plugin->name;
+    rec.lie_group = p.method.lie_group;
+    rec.order = p.method.order;
+    // A matched run whose adaptive run or search failed has no step (NaN: an empty cell).
+    rec.step = item.matched >= 0 ? (matched_step[item.index] > 0 ? matched_step[item.index] : std::numeric_limits<double>::quiet_NaN())
+                                 : item.step;
+    rec.tolerance = item.tolerance;
+    rec.t_end = item.case_spec->t_end;
+    rec.parameters = p.parameters.values();
+    rec.options = p.options.values();
+    for (const auto& [key, v] : p.control.values()) rec.options[key] = v;
+    return rec;
+  };
+  // One run, measured (in a child process).
+  auto measure = [&](int index) {
     const RunItem& item = items[index];
     PreparedRun& p = prepared[item.index];
     std::string match_failure;
@@ -331,24 +422,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       }
     }
     if (item.matched >= 0 && matched_step[item.index] > 0) p.spec.step = matched_step[item.index];
-    RunRecord rec;
-    rec.index = item.index;
-    rec.id = item.id;
-    rec.group = item.group->name;
-    rec.case_name = item.case_spec->name;
-    rec.model = item.case_spec->model;
-    rec.integrator = item.integrator;
-    rec.family = p.integrator_plugin->name;
-    rec.lie_group = p.method.lie_group;
-    rec.order = p.method.order;
-    // A matched run whose adaptive run or search failed has no step (NaN: an empty cell).
-    rec.step = item.matched >= 0 ? (matched_step[item.index] > 0 ? matched_step[item.index] : std::numeric_limits<double>::quiet_NaN())
-                                 : item.step;
-    rec.tolerance = item.tolerance;
-    rec.t_end = item.case_spec->t_end;
-    rec.parameters = p.parameters.values();
-    rec.options = p.options.values();
-    for (const auto& [key, v] : p.control.values()) rec.options[key] = v;
+    RunRecord rec = base_record(item);
     std::vector<double> times;
     try {
       if (!match_failure.empty()) throw Error(match_failure);
@@ -402,13 +476,28 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     } else {
       rec.wall_time_s = rec.stats.wall_time_s;  // a failed run: the time until it failed
     }
+    return rec;
+  };
+  // Each outcome, here: the child's record, or a failed one that says how the child ended.
+  auto record = [&](RunRecord rec) {
     const std::string row = csv_row(rec, columns);
-    std::lock_guard<std::mutex> lock(mutex);
     std::fwrite(row.data(), 1, row.size(), results);
     std::fflush(results);
     ++finished;
     if (opt.progress) opt.progress(finished, total, rec);
     result.records.push_back(std::move(rec));
+  };
+  auto failed_record = [&](const RunItem& item, const std::string& why, double seconds) {
+    RunRecord rec = base_record(item);
+    if (item.matched >= 0 && item.group->match == "error") rec.step = std::numeric_limits<double>::quiet_NaN();  // search unfinished
+    rec.status = "failed";
+    rec.error = why;
+    rec.wall_time_s = seconds;
+    return rec;
+  };
+  auto run_limit = [&](int index) {
+    const GroupSpec& g = *items[static_cast<std::size_t>(index)].group;
+    return g.timeout > 0 ? g.timeout : study_limit;
   };
   for (const bool matched_phase : {false, true}) {
     if (matched_phase)
@@ -421,10 +510,34 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
           }
       }
     std::vector<int> todo;
-    for (const auto& item : items)
-      if (!done.count(item.id) && (item.matched >= 0) == matched_phase) todo.push_back(item.index);
-    parallel_for(static_cast<int>(todo.size()), opt.jobs, [&](int k) { run_one(todo[k]); });
+    for (const auto& item : items) {
+      if (done.count(item.id) || (item.matched >= 0) != matched_phase) continue;
+      if (const auto f = reference_failure.find(item.case_spec->name); f != reference_failure.end())
+        record(failed_record(item, f->second, 0.0));
+      else
+        todo.push_back(item.index);
+    }
+    const bool completed = run_isolated(
+        todo, opt, run_limit, [&](int index) { return csv_row(measure(index), columns); },
+        [&](int index, const ChildOutcome& o) {
+          const RunItem& item = items[static_cast<std::size_t>(index)];
+          std::optional<RunRecord> rec;
+          if (o.answered()) {
+            std::string row = o.text;
+            if (!row.empty() && row.back() == '\n') row.pop_back();
+            rec = parse_row(row, columns);
+            if (!rec) rec = failed_record(item, "its process gave an unreadable result row", o.seconds);
+          } else {
+            rec = failed_record(item, o.reason(), o.seconds);
+          }
+          record(std::move(*rec));
+        });
+    if (!completed) {
+      result.interrupted = true;
+      break;
+    }
   }
+  result.not_run = total - static_cast<int>(result.records.size());
 
   // 5. Final table, sorted by plan order, so that it is the same whatever the number of jobs.
   std::sort(result.records.begin(), result.records.end(), [](const RunRecord& a, const RunRecord& b) { return a.index < b.index; });

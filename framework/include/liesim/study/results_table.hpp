@@ -2,6 +2,7 @@
 #pragma once
 #include <liesim/study/study_runner.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ std::string csv_header(const ResultColumns& c);
 /// Read a results file written with these columns; rows that are incomplete (an interrupted
 /// write) or have another header are dropped. Returns the records found.
 std::vector<RunRecord> read_results(const std::string& path, const ResultColumns& c);
+/// The record of one row (without its newline), or nothing if it is incomplete or malformed.
+std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns& c);
 /// Split one CSV line into fields (RFC 4180 quoting).
 std::vector<std::string> split_csv(const std::string& line, bool& complete);
 

@@ -13,6 +13,7 @@ struct ReferenceSpec {
   double rtol = 1e-12;                ///< default tight tolerances
   double atol = 1e-12;
   std::map<std::string, std::string> options;
+  double timeout = 0.0;               ///< time limit per reference computation in seconds (0: the study's)
   int line = 0;                       ///< where it was declared (0 = defaults)
 };
 
@@ -42,6 +43,7 @@ struct GroupSpec {
   std::map<std::string, std::string> options;
   std::vector<std::string> cases;  ///< case names (before sweep expansion); empty = all
   std::string series = "coarsest"; ///< which runs write an invariant time series: coarsest|all|none
+  double timeout = 0.0;            ///< time limit per run in seconds (0: the study's)
   int line = 0;
 };
 
@@ -53,6 +55,7 @@ struct StudySpec {
   std::string description;
   std::string output;       ///< output folder (relative to the working directory)
   int repeat = 1;           ///< timing runs per run, without observers (median wall time)
+  double timeout = 0.0;     ///< time limit per run in seconds (0: `--run-timeout`, else none)
   ReferenceSpec reference;
   std::vector<CaseSpec> cases;
   std::vector<GroupSpec> groups;

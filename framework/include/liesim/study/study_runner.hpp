@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,23 @@ struct Reference {
   std::string settings;   ///< text identifying how it was computed (cache key)
 };
 
-/// Settings of a study execution.
+/// Settings of a study execution. Every reference and every run is computed in a child process
+/// of its own, at most `jobs` at once: a crash, an exit() or a time limit fails that run (or that
+/// case, for a reference), never the study.
 struct RunOptions {
   int jobs = 1;
-  std::string out;      ///< output folder
-  bool resume = false;  ///< skip runs already in results.csv
-  /// Called after each finished run (from worker threads, serialised): done, total, record.
+  std::string out;            ///< output folder
+  bool resume = false;        ///< skip runs already in results.csv (failed ones included)
+  bool retry_failed = false;  ///< with `resume`: run the failed ones again
+  /// Time limit per run and reference in seconds when the study file sets none (0: none).
+  double run_timeout = 0.0;
+  /// Polled between runs: when it returns true no run starts any more, the runs in flight get
+  /// `grace_s` seconds to finish, and run_study returns what is done (`interrupted`).
+  std::function<bool()> stop_requested;
+  double grace_s = 5.0;
+  /// Told when a stop begins, with the number of runs in flight.
+  std::function<void(int)> on_stop;
+  /// Called after each finished run, in the calling thread: done, total, record.
   std::function<void(int, int, const RunRecord&)> progress;
 };
 
@@ -66,10 +78,14 @@ struct StudyResult {
   std::map<std::string, Reference> references;
   std::vector<OrderFit> orders;
   int skipped = 0;  ///< runs taken from an earlier, interrupted execution
+  bool interrupted = false;  ///< stopped on request before every run was made
+  int not_run = 0;           ///< runs not made (interrupted)
+  std::shared_ptr<void> lock;  ///< the output folder's lock, held while this result lives
 };
 
 /// Validate every run (names, parameters, options) before anything runs, then compute the
 /// references (cached in OUT/reference) and all runs; writes OUT/results.csv as runs finish.
+/// Throws if the output folder is another study's, or is in use by a running study.
 StudyResult run_study(const Registry& registry, const StudySpec& study, const RunOptions& options);
 
 /// Least-squares slope of log(error) against log(h) over the asymptotic range.

@@ -1,0 +1,209 @@
+// Jobs in forked children: answer through a pipe, outcome from waitpid, time limits by SIGKILL.
+#include <liesim/child_process.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace liesim {
+
+namespace {
+
+// The child's first byte says what follows: the answer, or the message of an exception.
+constexpr char answer_mark = 'A';
+constexpr char failure_mark = 'F';
+
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    done += static_cast<std::size_t>(w);
+  }
+}
+
+[[noreturn]] void child_main(const ChildPool::Job& job, int out, bool quiet, pid_t parent) {
+  // Killed with its owner: an orphan would go on holding the output folder (its lock, its files).
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
+  if (quiet) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, STDOUT_FILENO);
+  }
+  std::string message;
+  try {
+    message = answer_mark + job();
+  } catch (const std::exception& e) {
+    message = failure_mark + std::string(e.what());
+  } catch (...) {
+    message = failure_mark + std::string("unknown C++ exception");
+  }
+  write_all(out, message);
+  std::fflush(nullptr);  // what the job printed
+  ::_exit(0);
+}
+
+std::string seconds_text(double s) { return s >= 10 ? fmt::format("{:.0f} s", s) : fmt::format("{:.3g} s", s); }
+
+}  // namespace
+
+std::string signal_text(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  const char* desc = strsignal(sig);
+  return fmt::format("SIG{} ({})", abbrev ? abbrev : std::to_string(sig).c_str(), desc ? desc : "unknown signal");
+}
+
+std::string ChildOutcome::reason() const {
+  switch (end) {
+    case End::answered: return "answered";
+    case End::failed: return text;
+    case End::exited: return fmt::format("its process ended with exit status {} before finishing (exit() called in a plugin?)", code);
+    case End::signalled: return fmt::format("its process crashed with {}", signal_text(code));
+    case End::timed_out: return fmt::format("timed out after {} (killed)", seconds_text(seconds));
+    case End::not_started: return fmt::format("could not start its process ({})", text);
+  }
+  return text;
+}
+
+ChildPool::~ChildPool() { kill_all(); }
+
+void ChildPool::start(int tag, Job job, double timeout_s, bool quiet) {
+  Child c;
+  c.tag = tag;
+  c.timeout_s = timeout_s;
+  c.started = std::chrono::steady_clock::now();
+  c.deadline = timeout_s > 0 ? c.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(timeout_s))
+                             : std::chrono::steady_clock::time_point::max();
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    c.start_failure = fmt::format("pipe: {}", std::strerror(errno));
+    children_.push_back(std::move(c));
+    return;
+  }
+  std::fflush(nullptr);  // nothing buffered here is written twice
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    c.start_failure = fmt::format("fork: {}", std::strerror(errno));
+    children_.push_back(std::move(c));
+    return;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child_main(job, fds[1], quiet, parent);
+  }
+  ::close(fds[1]);
+  c.pid = pid;
+  c.fd = fds[0];
+  children_.push_back(std::move(c));
+}
+
+ChildOutcome ChildPool::finish(Child& c, bool timed_out) {
+  ChildOutcome o;
+  if (!c.start_failure.empty()) {
+    o.end = ChildOutcome::End::not_started;
+    o.text = c.start_failure;
+    return o;
+  }
+  ::close(c.fd);
+  c.fd = -1;
+  if (timed_out) ::kill(c.pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
+  if (timed_out) {
+    o.end = ChildOutcome::End::timed_out;
+    o.seconds = c.timeout_s;
+  } else if (!c.text.empty() && (c.text[0] == answer_mark || c.text[0] == failure_mark) && WIFEXITED(status) &&
+             WEXITSTATUS(status) == 0) {
+    o.end = c.text[0] == answer_mark ? ChildOutcome::End::answered : ChildOutcome::End::failed;
+    o.text = c.text.substr(1);
+  } else if (WIFSIGNALED(status)) {
+    o.end = ChildOutcome::End::signalled;
+    o.code = WTERMSIG(status);
+  } else {
+    o.end = ChildOutcome::End::exited;
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return o;
+}
+
+std::optional<std::pair<int, ChildOutcome>> ChildPool::wait(std::chrono::milliseconds max_wait) {
+  if (children_.empty()) return std::nullopt;
+  auto take = [&](std::size_t k, bool timed_out) {
+    Child c = std::move(children_[k]);
+    children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(k));
+    ChildOutcome o = finish(c, timed_out);
+    return std::optional<std::pair<int, ChildOutcome>>(std::pair<int, ChildOutcome>(c.tag, std::move(o)));
+  };
+  for (std::size_t k = 0; k < children_.size(); ++k)
+    if (!children_[k].start_failure.empty()) return take(k, false);
+  const auto until = std::chrono::steady_clock::now() + max_wait;
+  while (true) {
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t k = 0; k < children_.size(); ++k)
+      if (children_[k].deadline <= now) return take(k, true);
+    auto next = until;
+    for (const auto& c : children_) next = std::min(next, c.deadline);
+    if (next < now) next = now;
+    std::vector<pollfd> fds;
+    for (const auto& c : children_) fds.push_back({c.fd, POLLIN, 0});
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
+    const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(ms, 1000 * 3600)));
+    if (ready < 0 && errno == EINTR) return std::nullopt;  // a signal: let the owner look
+    for (std::size_t k = 0; ready > 0 && k < fds.size(); ++k) {
+      if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[8192];
+      const ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) return std::nullopt;
+      if (n > 0) {
+        children_[k].text.append(buf, static_cast<std::size_t>(n));
+        continue;
+      }
+      return take(k, false);  // end of file: the child has answered or died
+    }
+    if (std::chrono::steady_clock::now() >= until) {
+      const auto now2 = std::chrono::steady_clock::now();
+      for (std::size_t k = 0; k < children_.size(); ++k)
+        if (children_[k].deadline <= now2) return take(k, true);
+      return std::nullopt;
+    }
+  }
+}
+
+void ChildPool::kill_all() {
+  for (auto& c : children_) {
+    if (c.pid > 0) {
+      ::kill(c.pid, SIGKILL);
+      while (::waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+    if (c.fd >= 0) ::close(c.fd);
+  }
+  children_.clear();
+}
+
+ChildOutcome run_in_child(const ChildPool::Job& job, double timeout_s, bool quiet) {
+  ChildPool pool;
+  pool.start(0, job, timeout_s, quiet);
+  while (true)
+    if (auto r = pool.wait(std::chrono::milliseconds(1000))) return std::move(r->second);
+}
+
+}  // namespace liesim
