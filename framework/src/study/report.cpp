@@ -173,6 +173,9 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
   std::ofstream o(fs::path(out) / "report.md");
   o << fmt::format("# Study: {}\n\n", study.name);
   if (!study.description.empty()) o << study.description << "\n\n";
+  if (result.interrupted)
+    o << fmt::format("**Interrupted:** {} of {} runs were not made; `liesim study {} --resume` finishes the study.\n\n",
+                     result.not_run, result.not_run + static_cast<int>(result.records.size()), study.file);
   o << fmt::format("Study file: `{}`. Reference: `{}` ({}), computed once per case; the error of a run is the "
                    "Euclidean norm of its final state minus the reference's in the embedding.\n\n",
                    study.file, study.reference.integrator,
