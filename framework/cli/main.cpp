@@ -14,7 +14,7 @@ constexpr const char* usage = R"(usage:
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N] [--output-every N]
-  liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS]
+  liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
                                          every run in a process of its own: a crash or a time limit
                                          fails that run, not the study; Ctrl-C stops and keeps results
   liesim plot DIR                        redraw the plots of a study

@@ -41,7 +41,7 @@ double seconds_value(const std::string& flag, const std::string& v) {
 int study(const Registry& registry, const std::vector<std::string>& args) {
   std::string file, out;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool resume = false, retry_failed = false;
+  bool resume = false, retry_failed = false, plots = true;
   double run_timeout = 0.0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -59,13 +59,15 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       out = value("--out");
     } else if (a == "--resume") {
       resume = true;
+    } else if (a == "--no-plots") {
+      plots = false;
     } else if (a == "--retry-failed") {
       retry_failed = true;
     } else if (a == "--run-timeout") {
       run_timeout = seconds_value("--run-timeout", value("--run-timeout"));
     } else if (!a.empty() && a[0] == '-') {
       throw Error(fmt::format("study: unknown option '{}' (options: --jobs N, --out DIR, --resume, --retry-failed, "
-                              "--run-timeout SECONDS)", a));
+                              "--run-timeout SECONDS, --no-plots)", a));
     } else if (file.empty()) {
       file = a;
     } else {
@@ -74,7 +76,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   }
   if (file.empty())
     throw Error("study needs a study file: liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] "
-                "[--run-timeout SECONDS]");
+                "[--run-timeout SECONDS] [--no-plots]");
   if (retry_failed && !resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
   const study::StudySpec spec = study::load_study(file);
   study::RunOptions opt;
@@ -126,7 +128,8 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
                                              "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)
-                               : study::draw_plots(opt.out);
+                           : plots ? study::draw_plots(opt.out)
+                                   : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", opt.out);
   study::write_report(opt.out, spec, result, note);
   int failed = 0;
   for (const auto& r : result.records) failed += r.status != "ok";

@@ -548,7 +548,9 @@ t_end = 0.1
 integrators = ["rk4"]
 steps = [0.01]
 )");
-  CHECK(run_logged("study " + f.string() + " --jobs 2 --out " + (d / "out").string(), d / "log") == 3);
+  CHECK(run_logged("study " + f.string() + " --jobs 2 --no-plots --out " + (d / "out").string(), d / "log") == 3);
+  CHECK(!fs::exists(d / "out" / "plots"));
+  CHECK(read_text(d / "out" / "report.md").find("No plots drawn (--no-plots)") != std::string::npos);
   const auto t = liesim::test::read_table(d / "out" / "results.csv");
   REQUIRE(t.rows.size() == 2);
   for (const auto& row : t.rows) {
