@@ -15,7 +15,8 @@ int describe(const Registry& registry, const std::string& name, bool json);
 /// `liesim run ...` with the remaining arguments; exit code.
 int run(const Registry& registry, const std::vector<std::string>& args);
 
-/// `liesim study FILE [--jobs N] [--out DIR] [--resume]`; exit code.
+/// `liesim study FILE [--jobs N] [--out DIR] [--resume] ...` and `liesim study merge DIR...
+/// --out DIR`; exit code.
 int study(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim plot DIR`: redraw the plots of a study from its results.
 int plot(const std::vector<std::string>& args);

@@ -15,8 +15,10 @@ constexpr const char* usage = R"(usage:
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N] [--output-every N]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
+                         [--shard I/N]   only the I-th of N shares of the runs (job arrays)
                                          every run in a process of its own: a crash or a time limit
                                          fails that run, not the study; Ctrl-C stops and keeps results
+  liesim study merge SHARD_DIR... --out DIR [--no-plots]   join the shards' folders into one study
   liesim plot DIR                        redraw the plots of a study
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
   liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include <liesim/status.hpp>
+#include <liesim/study/merge.hpp>
 #include <liesim/study/report.hpp>
 #include <liesim/study/study_runner.hpp>
 
@@ -36,10 +37,54 @@ double seconds_value(const std::string& flag, const std::string& v) {
   return s;
 }
 
+/// "I/N" with 1 <= I <= N.
+std::pair<int, int> shard_value(const std::string& v) {
+  int i = 0, n = 0;
+  char rest = 0;
+  if (std::sscanf(v.c_str(), "%d/%d%c", &i, &n, &rest) != 2 || n < 1 || n > 100000 || i < 1 || i > n)
+    throw Error(fmt::format("study: --shard must be I/N with 1 <= I <= N, e.g. 2/8 (got '{}')", v));
+  return {i, n};
+}
+
+/// `liesim study merge DIR... --out DIR [--no-plots]`.
+int merge(const Registry& registry, const std::vector<std::string>& args) {
+  std::vector<std::string> dirs;
+  std::string out;
+  bool plots = true;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--out") {
+      if (i + 1 >= args.size()) throw Error("study merge: --out needs a folder");
+      out = args[++i];
+    } else if (args[i] == "--no-plots") {
+      plots = false;
+    } else if (!args[i].empty() && args[i][0] == '-') {
+      throw Error(fmt::format("study merge: unknown option '{}' (options: --out DIR, --no-plots)", args[i]));
+    } else {
+      dirs.push_back(args[i]);
+    }
+  }
+  if (out.empty()) throw Error("study merge needs --out DIR: liesim study merge SHARD_DIR... --out DIR");
+  const std::string started = study::utc_now();
+  const study::Merged m = study::merge_shards(dirs, out);
+  study::write_orders(out, m.result.orders);
+  study::write_manifest(out, m.study, registry, started, study::utc_now(), 0, "", m.shards);
+  const std::string note = plots ? study::draw_plots(out) : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", out);
+  study::write_report(out, m.study, m.result, note);
+  int failed = 0;
+  for (const auto& r : m.result.records) failed += r.status != "ok";
+  fmt::print("study '{}': {} shards merged, {} runs ({} failed); results in {}/results.csv, report {}/report.md\n", m.study.name,
+             m.shards.size(), m.result.records.size(), failed, out, out);
+  if (!note.empty()) fmt::print("{}\n", note);
+  return failed > 0 ? 3 : 0;
+}
+
 }  // namespace
 
 int study(const Registry& registry, const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "merge") return merge(registry, args);
   std::string file, out;
+  std::pair<int, int> shard{1, 1};
+  bool sharded = false;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool resume = false, retry_failed = false, plots = true;
   double run_timeout = 0.0;
@@ -61,13 +106,16 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       resume = true;
     } else if (a == "--no-plots") {
       plots = false;
+    } else if (a == "--shard") {
+      shard = shard_value(value("--shard"));
+      sharded = true;
     } else if (a == "--retry-failed") {
       retry_failed = true;
     } else if (a == "--run-timeout") {
       run_timeout = seconds_value("--run-timeout", value("--run-timeout"));
     } else if (!a.empty() && a[0] == '-') {
       throw Error(fmt::format("study: unknown option '{}' (options: --jobs N, --out DIR, --resume, --retry-failed, "
-                              "--run-timeout SECONDS, --no-plots)", a));
+                              "--run-timeout SECONDS, --shard I/N, --no-plots)", a));
     } else if (file.empty()) {
       file = a;
     } else {
@@ -76,12 +124,14 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   }
   if (file.empty())
     throw Error("study needs a study file: liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] "
-                "[--run-timeout SECONDS] [--no-plots]");
+                "[--run-timeout SECONDS] [--shard I/N] [--no-plots]");
   if (retry_failed && !resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
   const study::StudySpec spec = study::load_study(file);
   study::RunOptions opt;
   opt.jobs = jobs;
-  opt.out = out.empty() ? spec.output : out;
+  opt.out = out.empty() ? (sharded ? fmt::format("{}/shard-{}-of-{}", spec.output, shard.first, shard.second) : spec.output) : out;
+  opt.shard = shard.first;
+  opt.shards = shard.second;
   opt.resume = resume;
   opt.retry_failed = retry_failed;
   opt.run_timeout = run_timeout;
@@ -124,7 +174,8 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   fmt::print(stderr, "study '{}': output in {}, {} job(s)\n", spec.name, opt.out, jobs);
   const study::StudyResult result = study::run_study(registry, spec, opt);
   study::write_orders(opt.out, result.orders);
-  study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs);
+  study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs,
+                        sharded ? fmt::format("{}/{}", shard.first, shard.second) : "");
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
                                              "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)

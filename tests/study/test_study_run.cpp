@@ -613,3 +613,57 @@ TEST_CASE("Ctrl-C stops handing out runs, keeps what is done, writes the report 
   CHECK(liesim::test::read_table(d / "cut" / "results.csv").rows.size() == 7);
   fs::remove_all(d);
 }
+
+TEST_CASE("shards 1/3, 2/3, 3/3 merged equal the unsharded study; shards that do not belong together are refused") {
+  const fs::path d = fresh_dir("shards");
+  std::string text = small_study;
+  text += "[[runs]]\nname = \"matched\"\nintegrators = [\"rkmk4\"]\nmatch_steps_of = \"adaptive\"\n";
+  const fs::path f = write_study(d, text);
+  REQUIRE(run_logged("study " + f.string() + " --no-plots --out " + (d / "full").string(), d / "log") == 0);
+  std::string shards;
+  std::size_t rows = 0;
+  for (int i = 1; i <= 3; ++i) {
+    const fs::path s = d / fmt::format("s{}", i);
+    REQUIRE(run_logged(fmt::format("study {} --shard {}/3 --jobs 2 --no-plots --out {}", f.string(), i, s.string()), d / "log") == 0);
+    rows += liesim::test::read_table(s / "results.csv").rows.size();
+    shards += " " + s.string();
+  }
+  CHECK(rows == liesim::test::read_table(d / "full" / "results.csv").rows.size());
+  REQUIRE(run_logged("study merge" + shards + " --no-plots --out " + (d / "merged").string(), d / "log") == 0);
+  CHECK(liesim::test::same_results(d / "merged" / "results.csv", d / "full" / "results.csv"));
+  CHECK(read_text(d / "merged" / "orders.csv") == read_text(d / "full" / "orders.csv"));
+  CHECK(read_text(d / "merged" / "manifest.json").find("\"merged_from\"") != std::string::npos);
+  CHECK(read_text(d / "s2" / "manifest.json").find("\"shard\": \"2/3\"") != std::string::npos);
+  // A shard missing, given twice, or cut short; another study; another version.
+  CHECK(run_logged("study merge " + (d / "s1").string() + " " + (d / "s3").string() + " --out " + (d / "m").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("shard 2/3 is missing") != std::string::npos);
+  CHECK(run_logged("study merge" + shards + " " + (d / "s3").string() + " --out " + (d / "m").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("shard 3/3 is given twice") != std::string::npos);
+  fs::copy(d / "s2", d / "cut", fs::copy_options::recursive);
+  {
+    std::string csv = read_text(d / "cut" / "results.csv");
+    csv.erase(csv.rfind('\n', csv.size() - 2) + 1);  // the last row
+    std::ofstream(d / "cut" / "results.csv") << csv;
+  }
+  CHECK(run_logged("study merge " + (d / "s1").string() + " " + (d / "cut").string() + " " + (d / "s3").string() + " --out " +
+                       (d / "m").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("shard 2/3 did not finish") != std::string::npos);
+  CHECK(read_text(d / "log").find("--shard 2/3 --resume") != std::string::npos);
+  std::ofstream(d / "other.toml") << text << "# another study\n";
+  REQUIRE(run_logged("study " + (d / "other.toml").string() + " --shard 2/3 --no-plots --out " + (d / "other").string(), d / "log") == 0);
+  CHECK(run_logged("study merge " + (d / "s1").string() + " " + (d / "other").string() + " " + (d / "s3").string() + " --out " +
+                       (d / "m").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("ran different study files") != std::string::npos);
+  fs::copy(d / "s2", d / "old", fs::copy_options::recursive);
+  {
+    auto j = nlohmann::json::parse(read_text(d / "old" / "manifest.json"));
+    j["liesim"]["version"] = "0.0.1";
+    std::ofstream(d / "old" / "manifest.json") << j.dump(2);
+  }
+  CHECK(run_logged("study merge " + (d / "s1").string() + " " + (d / "old").string() + " " + (d / "s3").string() + " --out " +
+                       (d / "m").string(), d / "log") == 1);
+  CHECK(read_text(d / "log").find("different liesim or plugin versions") != std::string::npos);
+  CHECK(run_logged("study " + f.string() + " --shard 4/3", d / "log") == 1);
+  CHECK(read_text(d / "log").find("--shard must be I/N with 1 <= I <= N") != std::string::npos);
+  fs::remove_all(d);
+}

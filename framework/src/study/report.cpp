@@ -46,18 +46,23 @@ std::string cpu_model() {
 }  // namespace
 
 void write_manifest(const std::string& out, const StudySpec& study, const Registry& registry, const std::string& started,
-                    const std::string& finished, int jobs) {
+                    const std::string& finished, int jobs, const std::string& shard, const std::vector<std::string>& merged_from) {
   nlohmann::json plugins = nlohmann::json::array();
   for (const auto& p : registry.plugins())
     plugins.push_back({{"name", p.name}, {"version", p.version}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)}, {"kind", p.model ? "model" : "integrator"}, {"file", p.file}});
-  const nlohmann::json j = {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  nlohmann::json j = {
       {"study", {{"name", study.name}, {"file", study.file}, {"text", study.text}}},
       {"liesim", {{"version", LIESIM_VERSION}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR)}, {"build_token", LIESIM_BUILD_TOKEN}}},
       {"plugins", plugins},
-      {"machine", {{"cpu", cpu_model()}, {"cores", std::thread::hardware_concurrency()}}},
+      {"machine", {{"host", host}, {"cpu", cpu_model()}, {"cores", std::thread::hardware_concurrency()}}},
       {"jobs", jobs},
       {"started", started},
       {"finished", finished}};
+  // Timings are comparable only between runs on one host: a shard says which one it was.
+  if (!shard.empty()) j["shard"] = shard;
+  if (!merged_from.empty()) j["merged_from"] = merged_from;
   std::ofstream o(fs::path(out) / "manifest.json");
   o << j.dump(2) << "\n";
 }

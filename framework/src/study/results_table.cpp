@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -40,6 +41,25 @@ std::vector<std::string> ResultColumns::names() const {
   for (const auto& o : options) n.push_back("option:" + o);
   for (const auto& i : invariants) n.push_back("drift:" + i);
   return n;
+}
+
+std::optional<ResultColumns> columns_from_header(const std::string& line) {
+  bool complete = false;
+  const auto names = split_csv(line, complete);
+  if (!complete || names.size() < fixed_columns.size() || !std::equal(fixed_columns.begin(), fixed_columns.end(), names.begin()))
+    return std::nullopt;
+  ResultColumns c;
+  for (std::size_t k = fixed_columns.size(); k < names.size(); ++k) {
+    const std::string& n = names[k];
+    const auto colon = n.find(':');
+    const std::string kind = n.substr(0, colon == std::string::npos ? 0 : colon), name = n.substr(colon + 1);
+    if (kind == "param") c.parameters.push_back(name);
+    else if (kind == "option") c.options.push_back(name);
+    else if (kind == "drift") c.invariants.push_back(name);
+    else return std::nullopt;
+  }
+  if (csv_header(c) != line + "\n") return std::nullopt;  // out of order
+  return c;
 }
 
 std::string csv_header(const ResultColumns& c) {

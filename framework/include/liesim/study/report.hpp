@@ -4,12 +4,15 @@
 #include <liesim/study/study_runner.hpp>
 
 #include <string>
+#include <vector>
 
 namespace liesim::study {
 
-/// OUT/manifest.json: the study file, liesim and plugin versions, build info, machine, times.
+/// OUT/manifest.json: the study file, liesim and plugin versions, build info, machine (host,
+/// CPU, cores), times; a shard's "I/N", or the folders a merge joined.
 void write_manifest(const std::string& out, const StudySpec& study, const Registry& registry, const std::string& started,
-                    const std::string& finished, int jobs);
+                    const std::string& finished, int jobs, const std::string& shard = "",
+                    const std::vector<std::string>& merged_from = {});
 /// OUT/orders.csv: observed order per case and method with the step range used.
 void write_orders(const std::string& out, const std::vector<OrderFit>& orders);
 /// Draw the plots by running the shipped matplotlib script; returns "" or a message saying why

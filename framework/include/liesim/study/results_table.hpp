@@ -21,6 +21,8 @@ struct ResultColumns {
 std::string csv_row(const RunRecord& r, const ResultColumns& c);
 /// The CSV header line.
 std::string csv_header(const ResultColumns& c);
+/// The columns of a header line (without its newline), or nothing if it is not a results header.
+std::optional<ResultColumns> columns_from_header(const std::string& line);
 /// Read a results file written with these columns; rows that are incomplete (an interrupted
 /// write) or have another header are dropped. Returns the records found.
 std::vector<RunRecord> read_results(const std::string& path, const ResultColumns& c);

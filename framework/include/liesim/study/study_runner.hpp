@@ -56,6 +56,9 @@ struct RunOptions {
   /// `grace_s` seconds to finish, and run_study returns what is done (`interrupted`).
   std::function<bool()> stop_requested;
   double grace_s = 5.0;
+  /// Shard `shard` of `shards` (1-based): only the runs at plan positions shard - 1 modulo
+  /// shards (a matched run with its adaptive run); `liesim study merge` joins the shards.
+  int shard = 1, shards = 1;
   /// Told when a stop begins, with the number of runs in flight.
   std::function<void(int)> on_stop;
   /// Called after each finished run, in the calling thread: done, total, record.
