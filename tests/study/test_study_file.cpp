@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
 
 using namespace liesim;
@@ -147,4 +148,32 @@ steps = [0.1]
   } catch (const Error& err) {
     CHECK(std::string(err.what()).find("CVODE has no fixed-step mode") != std::string::npos);
   }
+}
+
+TEST_CASE("counts are bounded and range-checked on TOML's 64-bit integers; names cannot leave results/; sweeps plan in linear time") {
+  const std::string tail = "\n[[case]]\nname = \"p\"\nmodel = \"rigid_body\"\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n";
+  CHECK(error_of("name = \"t\"\nrepeat = 4294967297" + tail).find("'repeat' must be an integer in [1, 1000] (got 4294967297)") !=
+        std::string::npos);
+  CHECK(error_of("name = \"t\"" + tail + "outputs = 2147483648\n").find("unknown key") != std::string::npos);  // a [[runs]] key
+  CHECK(error_of("name = \"t\"\n[[case]]\nname = \"p\"\nmodel = \"rigid_body\"\noutputs = 2147483648\n[[runs]]\nintegrators = "
+                 "[\"rk4\"]\nsteps = [0.1]\n")
+            .find("'outputs' must be an integer in [1, 10000000] (got 2147483648)") != std::string::npos);
+  for (const char* name : {"../escape", "a/b", "..", "."})
+    CHECK(error_of(std::string("name = \"") + name + "\"" + tail).find("must be a plain folder name") != std::string::npos);
+  // 200 x 200 = 40,000 cases are planned (case names checked with a set: linear), 1000 x 1000 refused by the bound.
+  auto sweep = [](int n) {
+    std::string values;
+    for (int i = 0; i < n; ++i) {
+      if (i) values += ',';
+      values += std::to_string(i);
+    }
+    return "name = \"t\"\n[[case]]\nname = \"p\"\nmodel = \"rigid_body\"\nsweep = { a = [" + values + "], b = [" + values +
+           "] }\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n";
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const StudySpec big = parse_study(sweep(200), "s.toml");
+  CHECK(big.cases.size() == 40000);
+  CHECK(expand(big).size() == 40000);
+  CHECK(error_of(sweep(1000)).find("the sweep makes more than 100000 cases") != std::string::npos);
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
 }

@@ -49,11 +49,12 @@ double get_positive(const Where& w, const toml::node& n, const std::string& key)
   return v;
 }
 
-long get_integer(const Where& w, const toml::node& n, const std::string& key, long lo) {
+/// An integer in [lo, hi], checked on TOML's 64-bit value before any conversion.
+int get_integer(const Where& w, const toml::node& n, const std::string& key, int lo, int hi) {
   if (!n.is_integer()) w.fail(n, fmt::format("key '{}' must be an integer", key));
-  const long v = static_cast<long>(*n.value<int64_t>());
-  if (v < lo) w.fail(n, fmt::format("key '{}' must be >= {} (got {})", key, lo, v));
-  return v;
+  const std::int64_t v = *n.value<std::int64_t>();
+  if (v < lo || v > hi) w.fail(n, fmt::format("key '{}' must be an integer in [{}, {}] (got {})", key, lo, hi, v));
+  return static_cast<int>(v);
 }
 
 /// A setting value as text: strings as they are, numbers in round-trip form, arrays of numbers
@@ -108,7 +109,7 @@ const toml::array& table_array(const Where& w, const toml::node& n, const std::s
 }
 
 /// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
-void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases) {
+void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases, std::set<std::string>& names) {
   check_keys(w, t, "[[case]]", {"name", "model", "parameters", "t_end", "outputs", "sweep"});
   CaseSpec c;
   c.line = static_cast<int>(t.source().begin.line);
@@ -119,7 +120,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
   c.model = get_string(w, *t.get("model"), "model");
   if (const auto* n = t.get("parameters")) c.parameters = settings_table(w, *n, "parameters");
   if (const auto* n = t.get("t_end")) c.t_end = get_positive(w, *n, "t_end");
-  if (const auto* n = t.get("outputs")) c.outputs = static_cast<int>(get_integer(w, *n, "outputs", 1));
+  if (const auto* n = t.get("outputs")) c.outputs = get_integer(w, *n, "outputs", 1, max_outputs);
   std::vector<CaseSpec> expanded{c};
   if (const auto* n = t.get("sweep")) {
     const auto* s = n->as_table();
@@ -130,6 +131,9 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
       const auto* values = v.as_array();
       if (!values) w.fail(v, fmt::format("sweep '{}' must be a list of values", key));
       if (values->empty()) w.fail(v, fmt::format("sweep '{}' is empty: give at least one value", key));
+      if (expanded.size() * values->size() + cases.size() > max_cases)
+        w.fail(v, fmt::format("the sweep makes more than {} cases: split the study (liesim study --shard) or sweep fewer values",
+                              max_cases));
       std::vector<CaseSpec> next;
       for (const auto& base : expanded)
         for (auto&& value : *values) {
@@ -144,8 +148,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
     }
   }
   for (auto& e : expanded) {
-    for (const auto& other : cases)
-      if (other.name == e.name) w.fail(c.line, fmt::format("case name '{}' is used twice", e.name));
+    if (!names.insert(e.name).second) w.fail(c.line, fmt::format("case name '{}' is used twice", e.name));
     cases.push_back(std::move(e));
   }
 }
@@ -197,10 +200,13 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   s.text = text;
   if (!root.contains("name")) w.fail(1, "the study needs a 'name'");
   s.name = get_string(w, *root.get("name"), "name");
+  // The name is the default output folder results/<name>: one plain folder name.
+  if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find_first_of("/\\") != std::string::npos)
+    w.fail(*root.get("name"), fmt::format("the study 'name' must be a plain folder name: no '/', not '.' or '..' (got '{}')", s.name));
   if (const auto* n = root.get("description")) s.description = get_string(w, *n, "description");
   s.output = root.contains("output") ? get_string(w, *root.get("output"), "output") : "results/" + s.name;
   if (s.output.empty()) w.fail(*root.get("output"), "key 'output' must name a folder (it is empty)");
-  if (const auto* n = root.get("repeat")) s.repeat = static_cast<int>(get_integer(w, *n, "repeat", 1));
+  if (const auto* n = root.get("repeat")) s.repeat = get_integer(w, *n, "repeat", 1, max_repeat);
   if (const auto* n = root.get("timeout")) s.timeout = get_positive(w, *n, "timeout");
   if (const auto* n = root.get("reference")) {
     const auto* t = n->as_table();
@@ -216,7 +222,8 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
     if (const auto* v = t->get("timeout")) r.timeout = get_positive(w, *v, "timeout");
   }
   if (!root.contains("case")) w.fail(1, "the study needs at least one [[case]]");
-  for (auto&& c : table_array(w, *root.get("case"), "case")) add_case(w, *c.as_table(), s.cases);
+  std::set<std::string> case_names;
+  for (auto&& c : table_array(w, *root.get("case"), "case")) add_case(w, *c.as_table(), s.cases, case_names);
   if (!root.contains("runs")) w.fail(1, "the study needs at least one [[runs]] group");
   int index = 0;
   for (auto&& g : table_array(w, *root.get("runs"), "runs")) s.groups.push_back(make_group(w, *g.as_table(), index++));
@@ -254,6 +261,12 @@ StudySpec load_study(const std::string& path) {
 
 std::vector<RunItem> expand(const StudySpec& s) {
   std::vector<RunItem> out;
+  auto check_size = [&] {
+    if (out.size() > max_runs)
+      throw Error(fmt::format("{}: the study expands to more than {} runs: split it into several studies or shards "
+                              "(liesim study --shard I/N), or use fewer steps, tolerances or sweep values",
+                              s.file, max_runs));
+  };
   for (const auto& g : s.groups)
     for (const auto& c : s.cases) {
       const bool selected = g.cases.empty() || std::any_of(g.cases.begin(), g.cases.end(), [&](const std::string& n) {
@@ -279,6 +292,7 @@ std::vector<RunItem> expand(const StudySpec& s) {
                                out[m].id, opts);
             out.push_back(std::move(r));
           }
+          check_size();
           continue;
         }
         const auto& values = g.steps.empty() ? g.tolerances : g.steps;
@@ -294,6 +308,7 @@ std::vector<RunItem> expand(const StudySpec& s) {
           r.id = fmt::format("{}|{}|{}|{}|{}{}", g.name, c.name, integrator, g.steps.empty() ? "tol" : "h", v, opts);
           out.push_back(std::move(r));
         }
+        check_size();
       }
     }
   return out;

@@ -1,10 +1,17 @@
 // A comparison study as written in its TOML file, and its expansion into individual runs.
 #pragma once
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace liesim::study {
+
+/// Bounds on what a study file may ask for (a larger study is split into shards or studies).
+inline constexpr int max_repeat = 1000;            ///< `repeat`
+inline constexpr int max_outputs = 10'000'000;     ///< a case's `outputs`
+inline constexpr std::size_t max_cases = 100'000;  ///< cases after sweep expansion
+inline constexpr std::size_t max_runs = 1'000'000; ///< runs of the expanded plan
 
 /// How the reference solution of every case is computed.
 struct ReferenceSpec {
