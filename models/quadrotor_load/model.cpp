@@ -274,7 +274,8 @@ class QuadrotorLoadType final : public sdk::ModelTypeBase<QuadrotorLoadType> {
       y0.segment<3>(W_at[i]) = vector3(p, fmt::format("w{}_0", i + 1));
     }
     const std::string off = QuadrotorLoad::check_quadrotor_state(y0);
-    if (!off.empty()) throw Error("parameters 'theta<i>_0'/'q<i>_0'/'w<i>_0': " + off);
+    if (!off.empty())
+      throw Error("the initial state from parameters theta1_0, q1_0, w1_0, theta2_0, q2_0, w2_0 is off the manifold: " + off);
 
     // Hover share: link tensions of the load's static equilibrium t1 q1 + t2 q2 = m_y g e3 (least
     // squares), each quadrotor carrying its weight plus the vertical component of its link's tension.

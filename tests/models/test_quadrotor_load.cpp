@@ -152,6 +152,7 @@ TEST_CASE("quadrotor_load: parameter validation names the parameter and the cons
     } catch (const Error& e) {
       CAPTURE(e.what());
       CHECK(std::string(e.what()).find(needle) != std::string::npos);
+      CHECK(std::string(e.what()).find("<i>") == std::string::npos);  // no placeholder left in a message
     }
   }
 }
