@@ -225,7 +225,8 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "rtol", po::value(&req.rtol), "relative tolerance")("atol", po::value(&req.atol), "absolute tolerance")(
       "output", po::value(&output), "CSV time series")("summary", po::value(&summary), "JSON run summary")(
       "steps", po::value(&steps), "CSV log of every adaptive step attempt")(
-      "outputs", po::value(&req.solver_outputs)->default_value(100), "output times of self-controlled solvers")(
+      "outputs", po::value(&req.solver_outputs)->default_value(100),
+      "output times: of a self-controlled solver; of a kernel-driven run (--output), the first step at or after each of N equally spaced times")(
       "output-every", po::value(&output_every)->default_value(1), "write every N-th step to --output (and the last)");
   po::variables_map vm;
   try {
@@ -243,7 +244,10 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     auto [k, v] = parse_assignment(o, "--option");
     req.options[k] = v;
   }
-  if (req.solver_outputs < 1) throw Error("--outputs must be >= 1");
+  if (req.solver_outputs < 1 || req.solver_outputs > 10'000'000)
+    throw Error(fmt::format("--outputs must be in [1, 10000000] (got {})", req.solver_outputs));
+  const bool outputs_given = !vm["outputs"].defaulted(), every_given = !vm["output-every"].defaulted();
+  if (outputs_given && every_given) throw Error("give --outputs N (N output times) or --output-every N (every N-th step), not both");
   // One file per output: two options naming the same file would overwrite each other.
   {
     std::vector<std::pair<const char*, std::string>> files;
@@ -265,11 +269,15 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   observers.add(monitor);
   std::unique_ptr<CsvWriter> csv;
   std::unique_ptr<StepLog> step_log;
-  std::unique_ptr<EveryNth> every;
+  std::unique_ptr<Thinning> every;
   if (output_every < 1) throw Error(fmt::format("--output-every must be >= 1 (got {})", output_every));
   if (!output.empty()) {
     csv = std::make_unique<CsvWriter>(output, *prepared.model);
-    every = std::make_unique<EveryNth>(*csv, output_every, prepared.model->size());
+    // A self-controlled solver writes its own --outputs times; a kernel-driven run is thinned.
+    every = std::make_unique<Thinning>(
+        outputs_given && !prepared.method.self_controlled
+            ? Thinning::on_grid(*csv, prepared.spec.t0, prepared.spec.t_end, req.solver_outputs, prepared.model->size())
+            : Thinning::every_nth(*csv, output_every, prepared.model->size()));
     observers.add(*every);
   }
   if (!steps.empty()) {

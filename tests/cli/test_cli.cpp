@@ -239,13 +239,43 @@ TEST_CASE("--output-every writes every N-th point and always the last") {
   fs::remove_all(d);
 }
 
+TEST_CASE("--outputs N thins a kernel-driven run to N equally spaced times, fixed step or adaptive") {
+  const fs::path d = temp_dir();
+  auto times = [&](const fs::path& f) {
+    std::vector<double> t;
+    const auto rows = lines(f);
+    for (std::size_t k = 1; k < rows.size(); ++k) t.push_back(std::stod(rows[k].substr(0, rows[k].find(','))));
+    return t;
+  };
+  REQUIRE(run_liesim("run --model rigid_body --integrator rk4 --step 0.001 --t-end 1 --outputs 10 --output " + (d / "f.csv").string())
+              .code == 0);
+  const auto fixed = times(d / "f.csv");
+  REQUIRE(fixed.size() == 11);  // t = 0, 0.1, ..., 1 (not the 1001 steps)
+  for (std::size_t k = 0; k < fixed.size(); ++k) CHECK(fixed[k] == doctest::Approx(0.1 * static_cast<double>(k)).epsilon(1e-12));
+  REQUIRE(run_liesim("run --model rigid_body --integrator rkmk45 --rtol 1e-10 --atol 1e-10 --t-end 2 --outputs 4 --output " +
+                     (d / "a.csv").string()).code == 0);
+  const auto adaptive = times(d / "a.csv");
+  REQUIRE(adaptive.size() >= 2);
+  CHECK(adaptive.size() <= 5);
+  CHECK(adaptive.front() == 0.0);
+  CHECK(adaptive.back() == doctest::Approx(2.0).epsilon(1e-14));
+  const auto both = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --outputs 10 --output-every 2 --output " +
+                               (d / "b.csv").string());
+  CHECK(both.code != 0);
+  CHECK(has(both.out, "not both"));
+  const auto huge = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --outputs 2000000000");
+  CHECK(huge.code != 0);
+  CHECK(has(huge.out, "--outputs must be in [1, 10000000]"));
+  fs::remove_all(d);
+}
+
 TEST_CASE("no binary or plugin of the build loads libraries from the working directory") {
   // An empty RUNPATH element (e.g. the ':' padding of in-place RUNPATH editing) or a relative one
   // makes the loader search the current directory: running liesim in a downloaded folder would
   // load that folder's libfmt.so. Every element must be absolute or $ORIGIN-based.
   const fs::path build = LIESIM_TEST_BINARY_DIR;
   int checked = 0;
-  for (const fs::path dir : {build / "bin", build / "lib", build / "lib" / "liesim" / "plugins"}) {
+  for (const fs::path& dir : {build / "bin", build / "lib", build / "lib" / "liesim" / "plugins"}) {
     for (const auto& e : fs::directory_iterator(dir)) {
       if (!e.is_regular_file()) continue;
       const Result r = liesim::test::sh("readelf -d '" + e.path().string() + "'");

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <vector>
 
 namespace liesim {
@@ -40,14 +41,19 @@ class ObserverList final : public Observer {
   std::vector<Observer*> list_;
 };
 
-/// Forwards the first output point and every n-th one after it; finish() forwards the last point
-/// if it was skipped, so that the final state is always written.
-class EveryNth final : public Observer {
+/// Thins the output points: forwards the first one and then either every n-th one or the first
+/// at or after each time of an equally spaced grid; finish() forwards the last point if it was
+/// skipped, so that the final state is always written.
+class Thinning final : public Observer {
  public:
-  /// Forward to `inner` every `n` >= 1 output points of states of size `size`.
-  EveryNth(Observer& inner, long n, Eigen::Index size) : inner_(inner), n_(n), last_(size) {}
+  /// Every `n` >= 1 output points, states of size `size`.
+  static Thinning every_nth(Observer& inner, long n, Eigen::Index size) { return Thinning(inner, n, 0.0, 0.0, size); }
+  /// The first point at or after each of t0 + k (t_end - t0) / n, k = 1 ... n (n >= 1).
+  static Thinning on_grid(Observer& inner, double t0, double t_end, long n, Eigen::Index size) {
+    return Thinning(inner, n, t0, (t_end - t0) / static_cast<double>(n), size);
+  }
   void on_output(double t, ConstVec y) override {
-    if (count_++ % n_ == 0) {
+    if (keep(t)) {
       inner_.on_output(t, y);
       pending_ = false;
     } else {
@@ -64,9 +70,21 @@ class EveryNth final : public Observer {
   }
 
  private:
+  Thinning(Observer& inner, long n, double t0, double dt, Eigen::Index size)
+      : inner_(inner), n_(n), t0_(t0), dt_(dt), last_(size) {}
+  bool keep(double t) {
+    if (count_++ == 0) return true;
+    if (dt_ <= 0) return (count_ - 1) % n_ == 0;
+    // Grid time k: t0 + k dt, reached within round-off of the step sum.
+    const double next = t0_ + static_cast<double>(k_ + 1) * dt_;
+    if (t < next - 1e-9 * std::abs(dt_)) return false;
+    while (t0_ + static_cast<double>(k_ + 1) * dt_ <= t + 1e-9 * std::abs(dt_)) ++k_;
+    return true;
+  }
   Observer& inner_;
   long n_;
-  long count_ = 0;
+  double t0_, dt_;
+  long count_ = 0, k_ = 0;
   double t_ = 0.0;
   Eigen::VectorXd last_;
   bool pending_ = false;
