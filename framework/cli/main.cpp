@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -31,6 +33,33 @@ exit status: 0 success; 1 error, bad options included (the message says what and
   130 (143) a study stopped by Ctrl-C (SIGTERM): what is done is written; --resume finishes it
 )";
 
+/// The usage lines of one command (its line and the continuation lines under it), the global
+/// options and the exit statuses; empty if `command` is not one.
+std::string command_usage(const std::string& command) {
+  std::istringstream in(usage);
+  std::string line, section, tail;
+  bool inside = false, global = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("global options", 0) == 0) global = true;
+    if (global) {
+      tail += line + "\n";
+      continue;
+    }
+    if (line.rfind("  liesim ", 0) == 0) {
+      const std::string rest = line.substr(9);
+      inside = rest.rfind(command + " ", 0) == 0 || rest == command;
+    } else if (line.rfind("    ", 0) != 0) {
+      inside = false;
+    }
+    if (inside) section += line + "\n";
+  }
+  return section.empty() ? "" : "usage:\n" + section + tail;
+}
+
+bool wants_help(const std::vector<std::string>& args) {
+  return std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,9 +78,20 @@ int main(int argc, char** argv) {
       rest.push_back(args[i]);
     }
   }
-  if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
+  if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || (rest[0] == "help" && rest.size() == 1)) {
     std::cout << usage;
     return rest.empty() ? 2 : 0;
+  }
+  // `liesim help CMD` and `liesim CMD --help`: that command's usage.
+  if (rest[0] == "help" || wants_help(rest)) {
+    const std::string& command = rest[0] == "help" ? rest[1] : rest[0];
+    const std::string text = command_usage(command);
+    if (text.empty()) {
+      std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
+      return 2;
+    }
+    std::cout << text;
+    return 0;
   }
   try {
     const std::string command = rest[0];

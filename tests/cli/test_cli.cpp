@@ -320,3 +320,19 @@ TEST_CASE("every output file reports a write failure, and two outputs may not sh
   CHECK(has(steps.out, "name the same file"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("every command has its own help: liesim CMD --help and liesim help CMD") {
+  const auto run_help = run_liesim("run --help");
+  CHECK(run_help.code == 0);
+  CHECK(has(run_help.out, "liesim run --model NAME"));
+  CHECK(!has(run_help.out, "liesim study"));
+  CHECK(has(run_help.out, "--plugin-path DIR"));
+  const auto study_help = run_liesim("help study");
+  CHECK(study_help.code == 0);
+  CHECK(has(study_help.out, "--shard I/N"));
+  CHECK(has(study_help.out, "liesim study merge"));
+  CHECK(run_liesim("study merge -h").code == 0);
+  const auto unknown = run_liesim("help nope");
+  CHECK(unknown.code == 2);
+  CHECK(has(unknown.out, "unknown command 'nope'"));
+}
