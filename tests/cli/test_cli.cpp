@@ -1,5 +1,6 @@
 // End-to-end tests of the `liesim` command: list, describe, run, errors and output files.
 #include <support/command.hpp>
+#include <support/runpath.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -274,31 +275,9 @@ TEST_CASE("no binary or plugin of the build loads libraries from the working dir
   // makes the loader search the current directory: running liesim in a downloaded folder would
   // load that folder's libfmt.so. Every element must be absolute or $ORIGIN-based.
   const fs::path build = LIESIM_TEST_BINARY_DIR;
-  int checked = 0;
-  for (const fs::path& dir : {build / "bin", build / "lib", build / "lib" / "liesim" / "plugins"}) {
-    for (const auto& e : fs::directory_iterator(dir)) {
-      if (!e.is_regular_file()) continue;
-      const Result r = liesim::test::sh("readelf -d '" + e.path().string() + "'");
-      if (r.code != 0) continue;  // not an ELF file (manifests, scripts)
-      ++checked;
-      for (const char* tag : {"(RUNPATH)", "(RPATH)"}) {
-        const auto at = r.out.find(tag);
-        if (at == std::string::npos) continue;
-        const auto open = r.out.find('[', at), close = r.out.find(']', at);
-        REQUIRE(open < close);
-        std::stringstream list(r.out.substr(open + 1, close - open - 1));
-        for (std::string item; std::getline(list, item, ':');) {
-          CAPTURE(e.path().string());
-          CAPTURE(r.out.substr(open, close - open + 1));
-          CHECK((item.rfind('/', 0) == 0 || item.rfind("$ORIGIN", 0) == 0));
-        }
-        const std::string value = r.out.substr(open + 1, close - open - 1);
-        CAPTURE(e.path().string());
-        CHECK_FALSE((value.empty() || value.back() == ':' || value.front() == ':' || has(value, "::")));
-      }
-    }
-  }
-  CHECK(checked >= 20);  // the command, the kernel, every plugin and test program
+  const auto scan = liesim::test::scan_runpaths({build / "bin", build / "lib", build / "lib" / "liesim" / "plugins"});
+  CHECK(scan.unsafe == std::vector<std::string>{});
+  CHECK(scan.elf_files >= 20);  // the command, the kernel, every plugin and test program
 }
 
 TEST_CASE("every output file reports a write failure, and two outputs may not share a file") {

@@ -3,6 +3,7 @@
 // into the installed, unmodified `liesim` through LIESIM_PLUGIN_PATH and check the numbers; then
 // `liesim new model foo`, build that folder and load it.
 #include <support/command.hpp>
+#include <support/runpath.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -136,6 +137,10 @@ TEST_CASE("cmake --install gives a self-contained prefix: library, headers, comm
     CHECK_FALSE(has(text, LIESIM_TEST_SOURCE_DIR));
     CHECK_FALSE(has(text, LIESIM_TEST_BINARY_DIR));
   }
+  // No installed binary or plugin searches the working directory (no empty or relative RUNPATH).
+  const auto scan = liesim::test::scan_runpaths({s.prefix / "bin", s.prefix / "lib", s.prefix / "lib" / "liesim" / "plugins"});
+  CHECK(scan.unsafe == std::vector<std::string>{});
+  CHECK(scan.elf_files >= 8);
   // The installed command finds the installed plugins beside it, and none fails.
   const Result r = s.run("", "list --json");
   REQUIRE(r.code == 0);
