@@ -37,6 +37,11 @@ double seconds_value(const std::string& flag, const std::string& v) {
   return s;
 }
 
+/// The plots, or why there are none.
+std::string plots_or_note(bool plots, const std::string& out) {
+  return plots ? study::draw_plots(out) : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", out);
+}
+
 /// "I/N" with 1 <= I <= N.
 std::pair<int, int> shard_value(const std::string& v) {
   int i = 0, n = 0;
@@ -68,7 +73,7 @@ int merge(const Registry& registry, const std::vector<std::string>& args) {
   const study::Merged m = study::merge_shards(dirs, out);
   study::write_orders(out, m.result.orders);
   study::write_manifest(out, m.study, registry, started, study::utc_now(), 0, "", m.shards);
-  const std::string note = plots ? study::draw_plots(out) : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", out);
+  const std::string note = plots_or_note(plots, out);
   study::write_report(out, m.study, m.result, note);
   int failed = 0;
   for (const auto& r : m.result.records) failed += r.status != "ok";
@@ -179,8 +184,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
                                              "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)
-                           : plots ? study::draw_plots(opt.out)
-                                   : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", opt.out);
+                           : plots_or_note(plots, opt.out);
   study::write_report(opt.out, spec, result, note);
   int failed = 0;
   for (const auto& r : result.records) failed += r.status != "ok";

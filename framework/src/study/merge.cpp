@@ -1,5 +1,6 @@
 // `liesim study merge DIR... --out DIR`: shards checked against each other, then joined.
 #include <liesim/study/merge.hpp>
+#include <liesim/study/output_folder.hpp>
 #include <liesim/study/results_table.hpp>
 
 #include <fmt/format.h>
@@ -102,18 +103,14 @@ Merged merge_shards(const std::vector<std::string>& dirs, const std::string& out
   // Every run is there: a shard stopped early must be finished (resumed) first.
   for (const auto& item : items)
     if (!rows.count(item.index)) {
-      const int owner = (item.matched >= 0 ? item.matched : item.index) % first.count + 1;
+      const int owner = shard_of(item, first.count);
       throw Error(fmt::format("run {} ('{}') is in no shard: shard {}/{} did not finish; finish it with `liesim study {} --shard "
                               "{}/{} --resume --out DIR`, then merge again",
                               item.index, item.id, owner, first.count, m.study.file, owner, first.count));
     }
 
-  // The output folder: new, or an earlier merge of this study.
-  std::error_code ec;
-  if (fs::exists(out) && !fs::is_empty(out, ec) && !fs::exists(out / "study.toml"))
-    throw Error(fmt::format("output folder '{}' exists and was not written by liesim study (no study.toml in it); choose another "
-                            "folder with --out", out_dir));
-  fs::create_directories(out);
+  // The output folder: new, or an earlier study or merge.
+  m.result.lock = claim_output_folder(out).lock;
   for (const char* sub : {"series", "steps", "plots", "reference"}) fs::remove_all(out / sub);
   for (const char* sub : {"series", "steps", "reference"}) fs::create_directories(out / sub);
   std::ofstream(out / "study.toml", std::ios::binary) << text;

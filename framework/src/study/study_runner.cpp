@@ -6,6 +6,7 @@
 #include <liesim/plugin.hpp>
 #include <liesim/run.hpp>
 #include <liesim/study/equal_accuracy.hpp>
+#include <liesim/study/output_folder.hpp>
 #include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>
 
@@ -13,17 +14,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sys/file.h>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -84,33 +80,6 @@ bool run_isolated(const std::vector<int>& tags, const RunOptions& opt, const std
   }
   return true;
 }
-
-/// Holds an exclusive lock on OUT/.lock while it lives: one study per output folder at a time.
-class FolderLock {
- public:
-  explicit FolderLock(const fs::path& folder) {
-    const fs::path file = folder / ".lock";
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw Error(fmt::format("cannot create the lock file '{}': {}", file.string(), std::strerror(errno)));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      char pid[32] = {};
-      const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
-      ::close(fd_);
-      throw Error(fmt::format("output folder '{}' is in use by another liesim study{}; wait for it to end or choose another "
-                              "folder with --out",
-                              folder.string(), n > 0 ? fmt::format(" (process {})", std::string(pid, static_cast<std::size_t>(n))) : ""));
-    }
-    const std::string me = std::to_string(::getpid());
-    if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
-    }  // the pid only improves the message above
-  }
-  FolderLock(const FolderLock&) = delete;
-  FolderLock& operator=(const FolderLock&) = delete;
-  ~FolderLock() { ::close(fd_); }
-
- private:
-  int fd_ = -1;
-};
 
 /// The model's exact solution at t_end (reference integrator "exact").
 Reference exact_reference(const Registry& registry, const CaseSpec& c) {
@@ -213,7 +182,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   // the adaptive run it matches. References: only for the cases it has runs of.
   if (opt.shards < 1 || opt.shard < 1 || opt.shard > opt.shards)
     throw Error(fmt::format("shard {}/{}: the shard must be in 1..{}", opt.shard, opt.shards, opt.shards));
-  auto mine = [&](const RunItem& item) { return (item.matched >= 0 ? item.matched : item.index) % opt.shards == opt.shard - 1; };
+  auto mine = [&](const RunItem& item) { return shard_of(item, opt.shards) == opt.shard; };
   std::set<std::string> needed_cases;
   int mine_total = 0;
   for (const auto& item : items)
@@ -225,17 +194,12 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   // 2. Output folder; earlier results when resuming.
   const fs::path out(opt.out);
   if (out.empty()) throw Error("the study's output folder is empty: set 'output' in the study file or give --out DIR");
-  // Only a folder written by liesim (it holds study.toml) may be reused and cleaned.
-  std::error_code ec;
-  const bool ours = fs::exists(out / "study.toml");
-  if (fs::exists(out) && !fs::is_empty(out, ec) && !ours)
-    throw Error(fmt::format("output folder '{}' exists and was not written by liesim study (no study.toml in it); "
-                            "choose another folder with --out", out.string()));
+  const OutputFolder folder = claim_output_folder(out);
+  const bool ours = folder.earlier;
   if (opt.resume && !ours)
     std::fprintf(stderr, "liesim: --resume: no earlier results in '%s'; running every run\n", out.string().c_str());
-  fs::create_directories(out);
   StudyResult result;
-  result.lock = std::make_shared<FolderLock>(out);
+  result.lock = folder.lock;
   if (!opt.resume && ours)
     for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier execution
   fs::create_directories(out / "reference");
@@ -258,6 +222,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
           done.insert(r.id).second)
         result.records.push_back(std::move(r));
     result.skipped = static_cast<int>(result.records.size());
+    std::error_code ec;
     if (result.skipped == 0 && fs::exists(results_path) && fs::file_size(results_path, ec) > 0)
       std::fprintf(stderr, "liesim: --resume: %s has other columns or no complete rows (the study, a plugin or liesim's "
                            "results format changed); running every run\n",

@@ -81,6 +81,10 @@ struct RunItem {
   int matched = -1;         ///< index of the adaptive run whose step count sets `step` (-1: none)
 };
 
+/// The shard (1 ... shards) that makes `item` under `--shard I/shards`: its plan position modulo
+/// shards, a matched run with the adaptive run it matches.
+inline int shard_of(const RunItem& item, int shards) { return (item.matched >= 0 ? item.matched : item.index) % shards + 1; }
+
 /// Read and validate a study file; throws liesim::Error "FILE:LINE: ..." naming the key.
 StudySpec load_study(const std::string& path);
 /// Parse study text (for tests); `file` names it in messages.
