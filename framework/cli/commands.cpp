@@ -158,7 +158,8 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
         for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}});
         j["invariants"] = inv;
         j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
-                             {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()}};
+                             {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
+                             {"mechanical", m->mechanics() != nullptr}};
       }
       std::cout << j.dump(2) << "\n";
       return 0;
@@ -175,6 +176,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
       if (m->has_vector_field_jacobian()) caps.push_back("exact Jacobian of F");
       if (m->dae_formulation()) caps.push_back("DAE formulation");
       if (m->space().can_project()) caps.push_back("projection onto M");
+      if (m->mechanics()) caps.push_back(fmt::format("mechanical description (Lagrangian in R^{}: variational methods)", m->mechanics()->dof()));
       fmt::print("capabilities: {}\n", caps.empty() ? std::string("(none beyond f and F)") : fmt::format("{}", fmt::join(caps, ", ")));
     } else {
       fmt::print("(default parameters rejected: {})\n", error);
@@ -195,7 +197,11 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
     json j = {{"kind", "integrator"}, {"name", info.name}, {"family", family->name}, {"version", family->version},
               {"summary", info.summary}, {"order", info.order}, {"embedded_order", info.embedded_order},
               {"lie_group", info.lie_group}, {"self_controlled", info.self_controlled},
-              {"options", settings_json(options)}, {"step_control_options", settings_json(control)}};
+              {"options", settings_json(options)}, {"step_control_options", settings_json(control)},
+              {"needs_mechanics", info.needs_mechanics}};
+    json diagnostics = json::array();
+    for (const auto& d : info.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
+    j["diagnostics"] = diagnostics;
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -206,8 +212,14 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
                                    : ", fixed step (--step)",
              info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
              info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
+  if (info.needs_mechanics)
+    fmt::print("runs models with a mechanical description (a Lagrangian; `liesim describe MODEL` lists it among the capabilities)\n");
   print_settings("options (--option KEY=VALUE)", options);
   print_settings("step-control options (--option KEY=VALUE)", control);
+  if (!info.diagnostics.empty()) {
+    fmt::print("diagnostics (written beside the invariants and in --steps; conserved ones get a drift):\n");
+    for (const auto& d : info.diagnostics) fmt::print("  {:<18} {}{}\n", d.name, d.doc, d.conserved ? " [conserved]" : "");
+  }
   return 0;
 }
 
@@ -265,14 +277,15 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
 
   PreparedRun prepared = prepare_run(registry, req);
   ObserverList observers;
-  InvariantMonitor monitor(*prepared.model);
+  const auto& diagnostics = prepared.method.diagnostics;
+  InvariantMonitor monitor(*prepared.model, diagnostics);
   observers.add(monitor);
   std::unique_ptr<CsvWriter> csv;
   std::unique_ptr<StepLog> step_log;
   std::unique_ptr<Thinning> every;
   if (output_every < 1) throw Error(fmt::format("--output-every must be >= 1 (got {})", output_every));
   if (!output.empty()) {
-    csv = std::make_unique<CsvWriter>(output, *prepared.model);
+    csv = std::make_unique<CsvWriter>(output, *prepared.model, diagnostics);
     // A self-controlled solver writes its own --outputs times; a kernel-driven run is thinned.
     every = std::make_unique<Thinning>(
         outputs_given && !prepared.method.self_controlled
@@ -281,7 +294,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     observers.add(*every);
   }
   if (!steps.empty()) {
-    step_log = std::make_unique<StepLog>(steps);
+    step_log = std::make_unique<StepLog>(steps, diagnostics);
     observers.add(*step_log);
   }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> summary_file(nullptr, &std::fclose);
@@ -330,6 +343,12 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       const auto i = static_cast<Eigen::Index>(k);
       fmt::print("  {:<16} {: .17g} {: .17g} {:.3e}\n", monitor.info()[k].name, monitor.initial()[i], monitor.current()[i],
                  monitor.max_abs_drift()[i]);
+    }
+    if (!diagnostics.empty()) fmt::print("method diagnostics (min, max, last):\n");
+    for (std::size_t k = 0; k < diagnostics.size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      fmt::print("  {:<16} {: .17g} {: .17g} {: .17g}\n", diagnostics[k].name, monitor.diagnostic_min()[i],
+                 monitor.diagnostic_max()[i], monitor.diagnostic_last()[i]);
     }
     Eigen::VectorXd exact(prepared.model->size());
     if (prepared.model->has_exact_solution() && prepared.model->exact_solution(result.t, exact) == Status::ok)

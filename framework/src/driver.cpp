@@ -132,6 +132,12 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     throw Error("the step size must be finite and positive");
 
   RunState run(model, y0, spec.t0);
+  Eigen::VectorXd diagnostics(stepper.diagnostic_count());
+  const auto report_diagnostics = [&] {
+    if (diagnostics.size() == 0) return;
+    stepper.diagnostics(diagnostics);
+    observer.on_diagnostics(diagnostics);
+  };
   Eigen::VectorXd y_new(n);
   Eigen::VectorXd err(stepper.error_space() == ErrorSpace::algebra ? model.space().algebra_dim() : n);
   err.setZero();
@@ -161,6 +167,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
       y.swap(y_new);
       t = t_next;
       run.accept(h);
+      report_diagnostics();
       observer.on_output(t, y);
     }
     run.finish();
@@ -221,6 +228,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
       factor = e > 0 ? c.theta * std::pow(tol / e, alpha) : std::numeric_limits<double>::infinity();
       accepted = l2 ? e < tol : e <= tol;
     }
+    if (accepted) report_diagnostics();
     observer.on_step(t, h, e, accepted);
     factor = std::min(factor, c.max_growth);
     if (accepted) {
@@ -246,6 +254,23 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   std::string init_error;
   RunState run(model, y0, spec.t0);
   if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
+  // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
+  // steps with their diagnostics.
+  struct StepReport {
+    Solver& solver;
+    Observer& observer;
+    Eigen::VectorXd diagnostics;
+    ~StepReport() { solver.on_step(nullptr, nullptr); }
+    static void call(void* self, double t, double h, const double*) {
+      auto* r = static_cast<StepReport*>(self);
+      if (r->diagnostics.size() > 0) {
+        r->solver.diagnostics(r->diagnostics);
+        r->observer.on_diagnostics(r->diagnostics);
+      }
+      r->observer.on_step(t - h, h, std::numeric_limits<double>::quiet_NaN(), true);
+    }
+  } report{solver, observer, Eigen::VectorXd(solver.diagnostic_count())};
+  solver.on_step(&StepReport::call, &report);
   observer.on_output(spec.t0, y0);
   const int outputs = std::max(1, spec.solver_outputs);
   Eigen::VectorXd y_out(n);

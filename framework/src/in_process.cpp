@@ -33,18 +33,18 @@ std::unique_ptr<Model> adopt_model(std::unique_ptr<sdk::Model> model) {
   });
 }
 
-std::unique_ptr<Stepper> adopt_stepper(std::unique_ptr<sdk::Stepper> stepper) {
+std::unique_ptr<Stepper> adopt_stepper(std::unique_ptr<sdk::Stepper> stepper, int diagnostics) {
   attach_host();
   auto context = std::make_unique<PluginContext>("stepper");
-  liesim_stepper* s = sdk::detail::adopt(std::move(stepper), context.get());
-  return std::make_unique<Stepper>(&integrator_api(), s, std::move(context), nullptr);
+  liesim_stepper* s = sdk::detail::adopt(std::move(stepper), context.get(), diagnostics);
+  return std::make_unique<Stepper>(&integrator_api(), s, std::move(context), nullptr, diagnostics);
 }
 
-std::unique_ptr<Solver> adopt_solver(std::unique_ptr<sdk::Solver> solver) {
+std::unique_ptr<Solver> adopt_solver(std::unique_ptr<sdk::Solver> solver, int diagnostics) {
   attach_host();
   auto context = std::make_unique<PluginContext>("solver");
-  liesim_solver* s = sdk::detail::adopt(std::move(solver), context.get());
-  return std::make_unique<Solver>(&integrator_api(), s, std::move(context), nullptr);
+  liesim_solver* s = sdk::detail::adopt(std::move(solver), context.get(), diagnostics);
+  return std::make_unique<Solver>(&integrator_api(), s, std::move(context), nullptr, diagnostics);
 }
 
 }  // namespace liesim

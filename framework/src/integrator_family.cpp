@@ -24,6 +24,12 @@ IntegratorFamily::IntegratorFamily(const liesim_plugin* plugin, const std::strin
       info.embedded_order = m.value("embedded_order", 0);
       info.lie_group = m.value("lie_group", false);
       info.self_controlled = m.value("self_controlled", false);
+      info.needs_mechanics = m.value("needs_mechanics", false);
+      if (m.contains("diagnostics")) {
+        if (!m["diagnostics"].is_array()) throw Error(fmt::format("plugin '{}': method '{}': 'diagnostics' is not an array", name, info.name));
+        for (const auto& d : m["diagnostics"])
+          info.diagnostics.push_back({d.at("name").get<std::string>(), d.value("doc", std::string()), d.value("conserved", false)});
+      }
     } catch (const nlohmann::json::exception& e) {
       throw Error(fmt::format("plugin '{}': a method entry of its metadata is malformed ({})", name, e.what()));
     }
@@ -38,6 +44,12 @@ std::vector<SettingSpec> IntegratorFamily::options(const std::string& method) co
   return {};
 }
 
+int IntegratorFamily::diagnostic_count(const std::string& method) const {
+  for (const auto& m : methods_)
+    if (m.name == method) return static_cast<int>(m.diagnostics.size());
+  return 0;
+}
+
 Stepper* IntegratorFamily::create_stepper(const std::string& method, const Settings& options, std::string& error) const {
   auto context = std::make_unique<PluginContext>(fmt::format("method '{}'", method));
   const GivenSettings given(options);
@@ -47,7 +59,7 @@ Stepper* IntegratorFamily::create_stepper(const std::string& method, const Setti
     error = context->take_error(fmt::format("method '{}' is not a kernel-driven stepper", method));
     return nullptr;
   }
-  return new Stepper(api_, s, std::move(context), library_);
+  return new Stepper(api_, s, std::move(context), library_, diagnostic_count(method));
 }
 
 Solver* IntegratorFamily::create_solver(const std::string& method, const Settings& options, std::string& error) const {
@@ -59,7 +71,7 @@ Solver* IntegratorFamily::create_solver(const std::string& method, const Setting
     error = context->take_error(fmt::format("method '{}' is not a self-controlled solver", method));
     return nullptr;
   }
-  return new Solver(api_, s, std::move(context), library_);
+  return new Solver(api_, s, std::move(context), library_, diagnostic_count(method));
 }
 
 }  // namespace liesim

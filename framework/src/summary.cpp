@@ -61,6 +61,14 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
                                       {"max_abs_drift", number(inv.max_abs_drift()[i])}};
   }
   j["invariants"] = invariants;
+  json diagnostics = json::object();
+  for (std::size_t k = 0; k < inv.diagnostics().size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    diagnostics[inv.diagnostics()[k].name] = {{"min", number(inv.diagnostic_min()[i])},
+                                              {"max", number(inv.diagnostic_max()[i])},
+                                              {"last", number(inv.diagnostic_last()[i])}};
+  }
+  if (!inv.diagnostics().empty()) j["diagnostics"] = diagnostics;
   if (run.model->has_exact_solution()) {
     Eigen::VectorXd exact(run.model->size());
     if (run.model->exact_solution(r.t, exact) == Status::ok) j["exact_error"] = number((r.y - exact).norm());

@@ -16,14 +16,15 @@ namespace liesim::test::methods {
 using Params = std::map<std::string, std::string>;
 using Options = std::map<std::string, std::string>;
 
-/// Every kernel-driven method of every loaded integrator plugin (self-controlled solvers,
-/// i.e. SUNDIALS, have their own step control and are tested elsewhere).
+/// Every kernel-driven method of every loaded integrator plugin that runs any model (self-controlled
+/// solvers, i.e. SUNDIALS, have their own step control and are tested elsewhere; methods that need
+/// a mechanical description, i.e. variational ones, in tests/variational).
 inline std::vector<MethodInfo> kernel_methods() {
   std::vector<MethodInfo> out;
   for (const auto& p : registry().plugins())
     if (p.integrator)
       for (const auto& m : p.integrator->methods())
-        if (!m.self_controlled) out.push_back(m);
+        if (!m.self_controlled && !m.needs_mechanics) out.push_back(m);
   return out;
 }
 

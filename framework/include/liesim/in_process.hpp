@@ -12,9 +12,10 @@ namespace liesim {
 
 /// Take ownership of `model` and return the host's view of it (its messages reach last_error()).
 std::unique_ptr<Model> adopt_model(std::unique_ptr<sdk::Model> model);
-/// Take ownership of a kernel-driven stepper and return the host's view of it.
-std::unique_ptr<Stepper> adopt_stepper(std::unique_ptr<sdk::Stepper> stepper);
+/// Take ownership of a kernel-driven stepper and return the host's view of it (`diagnostics`: how
+/// many values its diagnostics() writes).
+std::unique_ptr<Stepper> adopt_stepper(std::unique_ptr<sdk::Stepper> stepper, int diagnostics = 0);
 /// Take ownership of a self-controlled solver and return the host's view of it.
-std::unique_ptr<Solver> adopt_solver(std::unique_ptr<sdk::Solver> solver);
+std::unique_ptr<Solver> adopt_solver(std::unique_ptr<sdk::Solver> solver, int diagnostics = 0);
 
 }  // namespace liesim

@@ -7,6 +7,7 @@
 #include <liesim/plugin_context.hpp>
 #include <liesim/settings.hpp>
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,9 +17,10 @@ namespace liesim {
 /// A one-step method driven by the kernel: the kernel chooses h, the stepper takes the step.
 class Stepper {
  public:
+  /// `diagnostics`: how many the method declares (MethodInfo::diagnostics).
   Stepper(const liesim_integrator_api* api, liesim_stepper* s, std::unique_ptr<PluginContext> log,
-          std::shared_ptr<const void> library)
-      : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)) {}
+          std::shared_ptr<const void> library, int diagnostics = 0)
+      : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)), diagnostics_(diagnostics) {}
   ~Stepper() { api_->stepper_destroy(s_); }
   Stepper(const Stepper&) = delete;
   Stepper& operator=(const Stepper&) = delete;
@@ -35,6 +37,18 @@ class Stepper {
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
     return to_status(api_->stepper_step(s_, t, h, y.data(), y_new.data(), err.data()));
   }
+  /// Number of diagnostics the method reports.
+  int diagnostic_count() const noexcept { return diagnostics_; }
+  /// Their values after the last step (NaN where the plugin's ABI has none).
+  void diagnostics(Vec out) const noexcept {
+#if LIESIM_ABI_MINOR >= 2
+    if (diagnostics_ > 0 && LIESIM_HAS_MEMBER(api_, liesim_integrator_api, stepper_diagnostics)) {
+      api_->stepper_diagnostics(s_, out.data());
+      return;
+    }
+#endif
+    out.setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
   /// Message for the last non-ok status.
   std::string last_error() const { return log_->last_error(); }
 
@@ -43,14 +57,16 @@ class Stepper {
   liesim_stepper* s_;
   std::unique_ptr<PluginContext> log_;
   std::shared_ptr<const void> library_;
+  int diagnostics_;
 };
 
 /// An integrator with its own step control and interpolation (SUNDIALS and the like).
 class Solver {
  public:
+  /// `diagnostics`: how many the method declares (MethodInfo::diagnostics).
   Solver(const liesim_integrator_api* api, liesim_solver* s, std::unique_ptr<PluginContext> log,
-         std::shared_ptr<const void> library)
-      : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)) {}
+         std::shared_ptr<const void> library, int diagnostics = 0)
+      : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)), diagnostics_(diagnostics) {}
   ~Solver() { api_->solver_destroy(s_); }
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -73,15 +89,45 @@ class Solver {
     stats.jac_evals += s.jac_evals;
     stats.nonlinear_iters += s.nonlinear_iters;
     stats.nonlinear_conv_fails += s.nonlinear_conv_fails;
+    if (s.h_max_used > 0) {  // solvers that know their step sizes
+      stats.h_min_used = s.h_min_used;
+      stats.h_max_used = s.h_max_used;
+    }
   }
   /// Message for the last non-ok status, naming the solver flag and time.
   std::string last_error() const { return log_->last_error(); }
+  /// Number of diagnostics the method reports.
+  int diagnostic_count() const noexcept { return diagnostics_; }
+  /// Their values after the last internal step (NaN where the plugin's ABI has none).
+  void diagnostics(Vec out) const noexcept {
+#if LIESIM_ABI_MINOR >= 2
+    if (diagnostics_ > 0 && LIESIM_HAS_MEMBER(api_, liesim_integrator_api, solver_diagnostics)) {
+      api_->solver_diagnostics(s_, out.data());
+      return;
+    }
+#endif
+    out.setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
+  /// Have `report(context, t, h, y)` called after every internal step the solver accepts; false
+  /// where the plugin cannot report steps (ABI < 2.2).
+  bool on_step(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {
+#if LIESIM_ABI_MINOR >= 2
+    if (LIESIM_HAS_MEMBER(api_, liesim_integrator_api, solver_on_step)) {
+      api_->solver_on_step(s_, report, context);
+      return true;
+    }
+#endif
+    (void)report;
+    (void)context;
+    return false;
+  }
 
  private:
   const liesim_integrator_api* api_;
   liesim_solver* s_;
   std::unique_ptr<PluginContext> log_;
   std::shared_ptr<const void> library_;
+  int diagnostics_;
 };
 
 /// An integrator plugin: its methods (from the metadata document) and their steppers or solvers.
@@ -95,6 +141,8 @@ class IntegratorFamily {
   const std::vector<MethodInfo>& methods() const { return methods_; }
   /// Family-specific options of `method` (the kernel's step-control options are not listed).
   std::vector<SettingSpec> options(const std::string& method) const;
+  /// Number of diagnostics `method` declares.
+  int diagnostic_count(const std::string& method) const;
   /// Create a kernel-driven stepper (nullptr and `error` set on failure).
   Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const;
   /// Create a self-controlled solver (nullptr and `error` set on failure).

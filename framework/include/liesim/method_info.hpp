@@ -2,6 +2,7 @@
 // metadata document) and the host (which reads them back).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace liesim {
 
@@ -12,6 +13,14 @@ enum class ErrorSpace {
   algebra = 2     ///< difference of two Lie algebra increments sigma - sigma_hat (RKMK pairs)
 };
 
+/// A quantity a method reports of its own after every step (ABI 2.2): a discrete energy, the step
+/// size its dynamics chose, the residual of one of its equations.
+struct DiagnosticInfo {
+  std::string name;        ///< column name, e.g. "discrete_energy"
+  std::string doc;         ///< meaning and formula
+  bool conserved = false;  ///< the method conserves it: reported with a drift, like an invariant
+};
+
 /// Description of one method of a family, as `liesim list` prints it.
 struct MethodInfo {
   std::string name;         ///< e.g. "rkmk4"
@@ -20,6 +29,8 @@ struct MethodInfo {
   int embedded_order = 0;   ///< order of the embedded (auxiliary) method, 0 if none
   bool lie_group = false;   ///< advances on M through the action (true) or in R^n (false)
   bool self_controlled = false;  ///< has its own step control and output (e.g. SUNDIALS)
+  std::vector<DiagnosticInfo> diagnostics;  ///< what the method reports after every step (ABI 2.2)
+  bool needs_mechanics = false;  ///< runs only models with a mechanical description (ABI 2.2), e.g. variational methods
 };
 
 /// Step-size settings given to a self-controlled solver.

@@ -104,6 +104,32 @@ class DaeFormulation {
   int constraints_ = 0;
 };
 
+/// A model's mechanical description (ABI 2.2), for variational methods: state [q, v], q in R^m,
+/// L(t, q, v) = 1/2 v^T M v - U(t, q) with constant M, non-conservative force f(t, q, v).
+class Mechanics {
+ public:
+  /// Number m of configuration coordinates.
+  int dof() const noexcept { return m_dof_; }
+#if LIESIM_ABI_MINOR >= 2
+  /// M (m x m).
+  void mass_matrix(MatRef M) const noexcept { api_->mech_mass_matrix(m_, M.data()); }
+  /// U(t, q), dU/dq and dU/dt.
+  Status potential(double t, ConstVec q, double& U, Vec dU_dq, double& dU_dt) const noexcept {
+    return to_status(api_->mech_potential(m_, t, q.data(), &U, dU_dq.data(), &dU_dt));
+  }
+  /// f(t, q, v).
+  Status force(double t, ConstVec q, ConstVec v, Vec f) const noexcept {
+    return to_status(api_->mech_force(m_, t, q.data(), v.data(), f.data()));
+  }
+#endif
+
+ private:
+  friend class Model;
+  const liesim_model_api* api_ = nullptr;
+  liesim_model* m_ = nullptr;
+  int m_dof_ = 0;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -177,6 +203,8 @@ class Model {
 
   /// The DAE formulation for a DAE solver, or nullptr where the model has none.
   DaeFormulation* dae_formulation() noexcept { return dae_.api_ ? &dae_ : nullptr; }
+  /// The mechanical description for a variational method, or nullptr where the model has none.
+  const Mechanics* mechanics() const noexcept { return mech_.api_ ? &mech_ : nullptr; }
   /// Whether vector_field_jacobian() is available (a model built for ABI >= 2.1 that provides it).
   bool has_vector_field_jacobian() const noexcept { return jacobian_ != nullptr; }
   /// J = dF/dy (t, y) through the model; Status::fatal where there is none.
@@ -215,6 +243,13 @@ class Model {
       dae_.constraints_ = info_.dae_constraint_count;
     }
 #endif
+#if LIESIM_ABI_MINOR >= 2
+    if ((info_.flags & LIESIM_MODEL_MECHANICAL) && LIESIM_HAS_MEMBER(api, liesim_model_api, mech_force) && info_.point_size % 2 == 0) {
+      mech_.api_ = api;
+      mech_.m_ = ref_.instance;
+      mech_.m_dof_ = info_.point_size / 2;
+    }
+#endif
   }
 
   liesim_model_ref ref_{};
@@ -222,6 +257,7 @@ class Model {
   liesim_model_info info_{};
   HomogeneousSpace space_;
   DaeFormulation dae_;
+  Mechanics mech_;
   liesim_status (*jacobian_)(liesim_model*, double, const double*, double*) = nullptr;
   std::function<void()> release_;
 };

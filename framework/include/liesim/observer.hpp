@@ -17,6 +17,9 @@ class Observer {
   virtual void on_output(double t, ConstVec y) = 0;
   /// A step attempt of an adaptive method: start time, size, error norm, accepted or not.
   virtual void on_step(double t, double h, double error, bool accepted) { (void)t; (void)h; (void)error; (void)accepted; }
+  /// The method's diagnostics (MethodInfo::diagnostics) after an accepted step, before that
+  /// step's on_step and on_output: observers keep the latest values.
+  virtual void on_diagnostics(ConstVec values) { (void)values; }
 };
 
 /// An observer that ignores everything.
@@ -35,6 +38,9 @@ class ObserverList final : public Observer {
   }
   void on_step(double t, double h, double error, bool accepted) override {
     for (auto* o : list_) o->on_step(t, h, error, accepted);
+  }
+  void on_diagnostics(ConstVec values) override {
+    for (auto* o : list_) o->on_diagnostics(values);
   }
 
  private:
@@ -63,6 +69,7 @@ class Thinning final : public Observer {
     }
   }
   void on_step(double t, double h, double error, bool accepted) override { inner_.on_step(t, h, error, accepted); }
+  void on_diagnostics(ConstVec values) override { inner_.on_diagnostics(values); }
   /// Forward the last point if it was skipped.
   void finish() {
     if (pending_) inner_.on_output(t_, last_);

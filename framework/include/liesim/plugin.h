@@ -30,12 +30,13 @@ extern "C" {
 #endif
 
 /* ABI version. The major changes only with an incompatible boundary; the minor when trailing
- * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model. */
+ * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model;
+ * 2.2: mechanical description of a model, diagnostics of a method. */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 1
+#define LIESIM_ABI_MINOR 2
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -115,6 +116,7 @@ typedef struct liesim_model liesim_model; /* an instance, opaque */
 #define LIESIM_MODEL_EXACT_SOLUTION 4u /* exact_solution() is available for these parameters */
 #define LIESIM_MODEL_JACOBIAN 8u       /* jacobian() is available (ABI 2.1) */
 #define LIESIM_MODEL_DAE 16u           /* the dae_* functions are available (ABI 2.1) */
+#define LIESIM_MODEL_MECHANICAL 32u    /* the mech_* functions are available (ABI 2.2) */
 
 typedef struct liesim_model_info {
   uint32_t size;                      /* sizeof(liesim_model_info) as the plugin was built */
@@ -177,6 +179,19 @@ typedef struct liesim_model_api {
   liesim_status (*dae_residual)(liesim_model* m, double t, const double* x, const double* xdot, double* r);
   void (*dae_to_state)(liesim_model* m, const double* x, const double* xdot, double* y);
   void (*dae_constraints)(liesim_model* m, const double* x, double* c);
+#endif
+#if LIESIM_ABI_MINOR >= 2
+  /* ---- ABI 2.2: the mechanical description (LIESIM_MODEL_MECHANICAL), for variational methods ----
+   * Configuration q in R^m, m = point_size / 2, state layout [q, v] with v = dq/dt. Lagrangian
+   * L(t, q, v) = 1/2 v^T M v - U(t, q) with a constant symmetric positive-definite mass matrix M, and
+   * a non-conservative generalised force f(t, q, v) (Lagrange–d'Alembert: d/dt (M v) = -dU/dq + f).
+   * The model's vector field must be the same system: F(t, [q, v]) = [v, M^-1 (-dU/dq + f)]. */
+  /* M (m x m, column-major). */
+  void (*mech_mass_matrix)(liesim_model* m, double* M);
+  /* U(t, q), its gradient dU/dq (m) and its partial time derivative dU/dt. */
+  liesim_status (*mech_potential)(liesim_model* m, double t, const double* q, double* U, double* dU_dq, double* dU_dt);
+  /* f(t, q, v) (m): forcing, damping, any force not derived from U (zero for a conservative model). */
+  liesim_status (*mech_force)(liesim_model* m, double t, const double* q, const double* v, double* f);
 #endif
 } liesim_model_api;
 
@@ -247,6 +262,20 @@ typedef struct liesim_integrator_api {
   liesim_status (*solver_advance)(liesim_solver* s, double t_out, double* y_out);
   /* Add the solver's statistics. */
   void (*solver_stats)(liesim_solver* s, liesim_solver_stats* stats);
+#if LIESIM_ABI_MINOR >= 2
+  /* ---- ABI 2.2: diagnostics ----
+   * A method may list quantities of its own in its metadata entry,
+   *   "diagnostics": [{"name": "discrete_energy", "doc": "...", "conserved": true}, ...],
+   * e.g. a discrete energy, the step size its dynamics chose, the residuals of its equations. The
+   * host writes them beside the model's invariants; a "conserved" one also gets a drift, measured
+   * from its value after the first step. */
+  /* Their values after the last step (as many as the metadata lists). */
+  void (*stepper_diagnostics)(liesim_stepper* s, double* out);
+  void (*solver_diagnostics)(liesim_solver* s, double* out);
+  /* Report every internal step the solver accepts: step(context, t_new, h, y_new) right after the
+   * step (solver_diagnostics then gives that step's values). NULL stops the reports. */
+  void (*solver_on_step)(liesim_solver* s, void (*step)(void* context, double t, double h, const double* y), void* context);
+#endif
 } liesim_integrator_api;
 
 /* ---------------------------------------------------------------------------------------------

@@ -407,17 +407,19 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       if (item.matched >= 0 && !(rec.step > 0))
         throw Error(fmt::format("the adaptive run '{}' whose {} this run matches did not finish", items[item.matched].id,
                                 item.group->match == "error" ? "error" : "step count"));
-      InvariantMonitor monitor(*p.model);
+      InvariantMonitor monitor(*p.model, p.method.diagnostics);
       ObserverList observers;
       observers.add(monitor);
       std::unique_ptr<CsvWriter> series;
       std::unique_ptr<StepLog> steps;
       if (item.series) {
-        series = std::make_unique<CsvWriter>((out / "series" / fmt::format("{}.csv", item.index)).string(), *p.model);
+        series = std::make_unique<CsvWriter>((out / "series" / fmt::format("{}.csv", item.index)).string(), *p.model,
+                                            p.method.diagnostics);
         observers.add(*series);
       }
-      if (item.tolerance > 0 && !p.method.self_controlled) {
-        steps = std::make_unique<StepLog>((out / "steps" / fmt::format("{}.csv", item.index)).string());
+      // Adaptive kernel-driven runs log their step attempts; methods with diagnostics log every step.
+      if ((item.tolerance > 0 && !p.method.self_controlled) || !p.method.diagnostics.empty()) {
+        steps = std::make_unique<StepLog>((out / "steps" / fmt::format("{}.csv", item.index)).string(), p.method.diagnostics);
         observers.add(*steps);
       }
       RunResult r;

@@ -7,6 +7,7 @@
 #include <liesim/model.hpp>
 #include <liesim/settings.hpp>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ class Stepper {
   /// One step of size h from (t, y) to y_new; for embedded pairs, err = main - auxiliary
   /// (size n for embedding errors, d for algebra errors). Must not allocate.
   virtual Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept = 0;
+  /// Values of the method's diagnostics (MethodInfo::diagnostics, in order) after the last step.
+  virtual void diagnostics(Vec out) const noexcept { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
   /// Message for the last non-ok status.
   virtual std::string last_error() const { return {}; }
 };
@@ -39,6 +42,25 @@ class Solver {
   virtual void add_stats(Stats& stats) const noexcept = 0;
   /// Message for the last non-ok status, naming the solver flag and time.
   virtual std::string last_error() const { return {}; }
+  /// Values of the method's diagnostics (MethodInfo::diagnostics, in order) after the last internal step.
+  virtual void diagnostics(Vec out) const noexcept { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
+
+  /// Where report_step() sends each accepted internal step (set by the adapter; nullptr: nowhere).
+  void set_step_report(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {
+    report_ = report;
+    report_context_ = context;
+  }
+
+ protected:
+  /// Tell the host about an accepted internal step that ended at t with size h at state y (solvers
+  /// whose steps matter to the user, e.g. steps chosen by the dynamics, call it after each step).
+  void report_step(double t, double h, ConstVec y) const noexcept {
+    if (report_) report_(report_context_, t, h, y.data());
+  }
+
+ private:
+  void (*report_)(void*, double, double, const double*) = nullptr;
+  void* report_context_ = nullptr;
 };
 
 /// The plugin-side factory of a family of methods (e.g. all table-driven Lie group methods).

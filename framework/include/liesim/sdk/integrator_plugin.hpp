@@ -18,6 +18,7 @@ struct StepperInstance {
   void* context = nullptr;
   int n = 0;
   int err_size = 0;
+  int diagnostics = 0;
 };
 
 /// What a liesim_solver* points to.
@@ -26,19 +27,22 @@ struct SolverInstance {
   std::optional<liesim::Model> model;
   void* context = nullptr;
   int n = 0;
+  int diagnostics = 0;
 };
 
 /// Wrap an author's stepper or solver for the C table (`context`: the host's, for messages).
-inline liesim_stepper* adopt(std::unique_ptr<Stepper> st, void* context) {
+inline liesim_stepper* adopt(std::unique_ptr<Stepper> st, void* context, int diagnostics) {
   auto s = std::make_unique<StepperInstance>();
   s->stepper = std::move(st);
   s->context = context;
+  s->diagnostics = diagnostics;
   return reinterpret_cast<liesim_stepper*>(s.release());
 }
-inline liesim_solver* adopt(std::unique_ptr<Solver> so, void* context) {
+inline liesim_solver* adopt(std::unique_ptr<Solver> so, void* context, int diagnostics) {
   auto s = std::make_unique<SolverInstance>();
   s->solver = std::move(so);
   s->context = context;
+  s->diagnostics = diagnostics;
   return reinterpret_cast<liesim_solver*>(s.release());
 }
 
@@ -108,6 +112,19 @@ struct IntegratorFunctions {
     out_stats->h_min_used = st.h_min_used;
     out_stats->h_max_used = st.h_max_used;
   }
+#if LIESIM_ABI_MINOR >= 2
+  static void stepper_diagnostics(liesim_stepper* p, double* o) noexcept {
+    StepperInstance* s = stepper(p);
+    s->stepper->diagnostics(out(o, s->diagnostics));
+  }
+  static void solver_diagnostics(liesim_solver* p, double* o) noexcept {
+    SolverInstance* s = solver(p);
+    s->solver->diagnostics(out(o, s->diagnostics));
+  }
+  static void solver_on_step(liesim_solver* p, void (*report)(void*, double, double, const double*), void* context) noexcept {
+    solver(p)->solver->set_step_report(report, context);
+  }
+#endif
 
   /// The integrator table without the create functions (each family adds its own).
   static liesim_integrator_api api() noexcept {
@@ -121,6 +138,11 @@ struct IntegratorFunctions {
     t.solver_init = &solver_init;
     t.solver_advance = &solver_advance;
     t.solver_stats = &solver_stats;
+#if LIESIM_ABI_MINOR >= 2
+    t.stepper_diagnostics = &stepper_diagnostics;
+    t.solver_diagnostics = &solver_diagnostics;
+    t.solver_on_step = &solver_on_step;
+#endif
     return t;
   }
 };
@@ -131,6 +153,13 @@ struct IntegratorAdapter {
   static std::unique_ptr<Family>& family() {
     static std::unique_ptr<Family> f;
     return f;
+  }
+
+  /// Number of diagnostics `method` declares.
+  static int diagnostic_count(const char* method) {
+    for (const auto& m : family()->methods())
+      if (m.name == method) return static_cast<int>(m.diagnostics.size());
+    return 0;
   }
 
   static Settings options_of(const char* method, int32_t count, const char* const* keys, const char* const* values) {
@@ -149,7 +178,7 @@ struct IntegratorAdapter {
         log_error(context, error.empty() ? "the family made no stepper" : error);
         return LIESIM_FATAL;
       }
-      *result = adopt(std::move(st), context);
+      *result = adopt(std::move(st), context, diagnostic_count(method));
       return LIESIM_OK;
     });
   }
@@ -164,7 +193,7 @@ struct IntegratorAdapter {
         log_error(context, error.empty() ? "the family made no solver" : error);
         return LIESIM_FATAL;
       }
-      *result = adopt(std::move(so), context);
+      *result = adopt(std::move(so), context, diagnostic_count(method));
       return LIESIM_OK;
     });
   }
@@ -189,10 +218,14 @@ struct IntegratorAdapter {
       family() = std::make_unique<Family>();
       const Family& f = *family();
       nlohmann::json methods = nlohmann::json::array();
-      for (const auto& m : f.methods())
+      for (const auto& m : f.methods()) {
+        nlohmann::json diagnostics = nlohmann::json::array();
+        for (const auto& d : m.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
         methods.push_back({{"name", m.name}, {"summary", m.summary}, {"order", m.order}, {"embedded_order", m.embedded_order},
                            {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled},
-                           {"options", specs_json(f.options(m.name))}});
+                           {"options", specs_json(f.options(m.name))}, {"diagnostics", diagnostics},
+                           {"needs_mechanics", m.needs_mechanics}});
+      }
       metadata = nlohmann::json{{"summary", f.summary()}, {"methods", methods}}.dump();
       return LIESIM_OK;
     });

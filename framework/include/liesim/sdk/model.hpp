@@ -83,6 +83,30 @@ class DaeFormulation {
   virtual std::string last_error() const { return {}; }
 };
 
+/// The mechanical description of a model whose state is [q, v], q in R^m (ABI 2.2), for
+/// variational integrators: L(t, q, v) = 1/2 v^T M v - U(t, q) with a constant symmetric
+/// positive-definite mass matrix M, and a non-conservative generalised force f(t, q, v). The
+/// model's vector field must be the same system, F = [v, M^-1 (-dU/dq + f)] (LagrangianModel
+/// derives it). Calls must not allocate.
+class MechanicalSystem {
+ public:
+  virtual ~MechanicalSystem() = default;
+  /// Number m of configuration coordinates.
+  virtual int dof() const noexcept = 0;
+  /// M (m x m).
+  virtual void mass_matrix(MatRef M) const noexcept = 0;
+  /// U(t, q), dU/dq (m) and dU/dt.
+  virtual Status potential(double t, ConstVec q, double& U, Vec dU_dq, double& dU_dt) noexcept = 0;
+  /// f(t, q, v) (m); default: none (a conservative system).
+  virtual Status force(double t, ConstVec q, ConstVec v, Vec f) noexcept {
+    (void)t;
+    (void)q;
+    (void)v;
+    f.setZero();
+    return Status::ok;
+  }
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -131,6 +155,9 @@ class Model {
     (void)J;
     return Status::fatal;
   }
+
+  /// The model's mechanical description, or nullptr where it has none (ABI 2.2).
+  virtual MechanicalSystem* mechanics() noexcept { return nullptr; }
 
   /// Message of the last non-ok status returned by a hook.
   const std::string& last_error() const noexcept { return last_error_; }

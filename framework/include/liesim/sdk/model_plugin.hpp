@@ -20,6 +20,8 @@ struct ModelInstance {
   int dae_size = 0;
   int dae_constraints = 0;
   DaeFormulation* dae = nullptr;
+  MechanicalSystem* mech = nullptr;
+  int dof = 0;
   std::vector<std::string> names, invariant_names, invariant_docs;
   std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs;
 };
@@ -67,6 +69,13 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
     s->dae_size = s->dae->size();
     s->dae_constraints = s->dae->constraint_count();
   }
+  s->mech = m->mechanics();
+  if (s->mech) {
+    s->dof = s->mech->dof();
+    if (2 * s->dof != s->n)
+      throw Error("the model's mechanical description has " + std::to_string(s->dof) + " coordinates q, so its state [q, v] needs " +
+                  std::to_string(2 * s->dof) + " components, not " + std::to_string(s->n));
+  }
   s->model = std::move(m);
   return reinterpret_cast<liesim_model*>(s.release());
 }
@@ -84,6 +93,9 @@ struct ModelFunctions {
 #if LIESIM_ABI_MINOR >= 1
     if (model.has_jacobian()) flags |= LIESIM_MODEL_JACOBIAN;
     if (s->dae) flags |= LIESIM_MODEL_DAE;
+#endif
+#if LIESIM_ABI_MINOR >= 2
+    if (s->mech) flags |= LIESIM_MODEL_MECHANICAL;
 #endif
     // Fill what both sides know: the host's struct may be older (smaller) or newer than ours.
     liesim_model_info mine{};
@@ -194,6 +206,22 @@ struct ModelFunctions {
     s->dae->constraints(in(x, s->dae_size), out(c, s->dae_constraints));
   }
 #endif
+#if LIESIM_ABI_MINOR >= 2
+  static void mech_mass_matrix(liesim_model* m, double* M) noexcept {
+    ModelInstance* s = instance(m);
+    Eigen::Map<Eigen::MatrixXd> mass(M, s->dof, s->dof);
+    s->mech->mass_matrix(mass);
+  }
+  LIESIM_SDK_HOT static liesim_status mech_potential(liesim_model* m, double t, const double* q, double* U, double* dU_dq,
+                                                     double* dU_dt) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->mech->potential(t, in(q, s->dof), *U, out(dU_dq, s->dof), *dU_dt), "the potential failed");
+  }
+  LIESIM_SDK_HOT static liesim_status mech_force(liesim_model* m, double t, const double* q, const double* v, double* f) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->mech->force(t, in(q, s->dof), in(v, s->dof), out(f, s->dof)), "the force failed");
+  }
+#endif
 
   /// The model table without `create` (each type adds its own).
   static liesim_model_api api() noexcept {
@@ -221,6 +249,11 @@ struct ModelFunctions {
     t.dae_residual = &dae_residual;
     t.dae_to_state = &dae_to_state;
     t.dae_constraints = &dae_constraints;
+#endif
+#if LIESIM_ABI_MINOR >= 2
+    t.mech_mass_matrix = &mech_mass_matrix;
+    t.mech_potential = &mech_potential;
+    t.mech_force = &mech_force;
 #endif
     return t;
   }

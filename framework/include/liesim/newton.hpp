@@ -1,0 +1,108 @@
+// Newton's method for the small dense nonlinear systems of implicit one-step methods, with a
+// forward-difference Jacobian: one solver that implicit families share. Workspaces are allocated
+// once (resize), never per solve.
+#pragma once
+#include <liesim/status.hpp>
+#include <liesim/types.hpp>
+
+#include <Eigen/LU>
+
+#include <cmath>
+#include <limits>
+
+namespace liesim {
+
+/// Outcome of one Newton solve.
+struct NewtonResult {
+  Status status = Status::ok;  ///< ok: converged; recoverable: not converged; fatal: the residual failed
+  int iterations = 0;          ///< Newton iterations taken
+  double residual = 0.0;       ///< max-norm of the residual at the returned x
+  double condition = 0.0;      ///< 1-norm condition estimate of the last Jacobian
+};
+
+/// Solves G(x) = 0 for x in R^n from a starting guess. Convergence: the max-norm of the Newton
+/// correction falls below tol (1 + |x|_max), after which one more correction is applied when it
+/// still lowers the residual (so that the result sits at round-off, not at tol).
+class Newton {
+ public:
+  /// tol: relative size of the last correction; max_iters >= 1.
+  void configure(double tol, int max_iters) {
+    tol_ = tol;
+    max_iters_ = max_iters;
+  }
+  /// Allocate for n unknowns.
+  void resize(Eigen::Index n) {
+    r_.resize(n);
+    rp_.resize(n);
+    xp_.resize(n);
+    dx_.resize(n);
+    J_.resize(n, n);
+    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+  }
+  /// Solve G(x) = 0; `residual(x, r)` returns a Status. `admissible(x)` may refuse an iterate
+  /// (e.g. a step size <= 0): the correction is then halved, up to 30 times.
+  template <class G, class Admissible>
+  NewtonResult solve(Vec x, G&& residual, Admissible&& admissible) noexcept {
+    NewtonResult out;
+    Status s = residual(x, r_);
+    if (s != Status::ok) return {s, 0, std::numeric_limits<double>::infinity(), 0.0};
+    bool converged = false;
+    for (out.iterations = 1; out.iterations <= max_iters_; ++out.iterations) {
+      // Forward differences, column by column.
+      for (Eigen::Index j = 0; j < x.size(); ++j) {
+        const double xj = x[j];
+        const double e = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::abs(xj));
+        x[j] = xj + e;
+        s = residual(x, rp_);
+        x[j] = xj;
+        if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), 0.0};
+        J_.col(j) = (rp_ - r_) / e;
+      }
+      lu_.compute(J_);
+      out.condition = 1.0 / lu_.rcond();
+      dx_ = lu_.solve(r_);
+      if (!dx_.allFinite()) break;
+      double scale = 1.0;
+      int halvings = 0;
+      for (;;) {
+        xp_ = x - scale * dx_;
+        if (admissible(xp_)) break;
+        if (++halvings > 30) return {Status::recoverable, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
+        scale *= 0.5;
+      }
+      s = residual(xp_, rp_);
+      if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
+      const double step = scale * dx_.lpNorm<Eigen::Infinity>();
+      const double size = 1.0 + x.lpNorm<Eigen::Infinity>();
+      if (converged) {
+        // The polishing correction: keep it only if it does not raise the residual.
+        if (rp_.lpNorm<Eigen::Infinity>() <= r_.lpNorm<Eigen::Infinity>()) {
+          x = xp_;
+          r_ = rp_;
+        }
+        break;
+      }
+      x = xp_;
+      r_ = rp_;
+      if (step <= tol_ * size && scale == 1.0) converged = true;
+    }
+    out.residual = r_.lpNorm<Eigen::Infinity>();
+    out.status = converged && std::isfinite(out.residual) ? Status::ok : Status::recoverable;
+    if (out.iterations > max_iters_) out.iterations = max_iters_;
+    return out;
+  }
+  /// Without an admissibility test.
+  template <class G>
+  NewtonResult solve(Vec x, G&& residual) noexcept {
+    return solve(x, residual, [](const Eigen::VectorXd&) { return true; });
+  }
+
+ private:
+  double tol_ = 1e-13;
+  int max_iters_ = 30;
+  Eigen::VectorXd r_, rp_, xp_, dx_;
+  Eigen::MatrixXd J_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+};
+
+}  // namespace liesim

@@ -1,0 +1,122 @@
+// The variational plugin: integrators built from a discrete Lagrangian instead of a vector field
+// (Sharma 2020, seed 001, ch. 2–4), for models with a mechanical description (ABI 2.2).
+#include "hermite_stepper.hpp"
+#include "vi_adaptive.hpp"
+#include "vi_stepper.hpp"
+
+#include <liesim/plugin.hpp>
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace liesim::variational {
+
+namespace {
+
+const DiagnosticInfo discrete_energy{
+    "discrete_energy",
+    "discrete energy of the last step E_{k+1} = -D_3 L_d - g_d^+ (Sharma 2020 (3.18), (3.37)); kept exactly by vi_adaptive "
+    "for an autonomous system without forces, bounded without drift by the fixed-step VI",
+    true};
+const DiagnosticInfo residual_momentum{"residual_momentum", "max-norm of the momentum equation's residual |-D_2 L_d - f_d^- - p_k| at the accepted step", false};
+
+std::vector<SettingSpec> newton_options(const char* tol) {
+  return {{"newton_tol", tol, "", "Newton's method stops when its correction is below newton_tol (1 + |x|) (then one polishing step)"},
+          {"max_iters", "30", "", "Newton iterations per step before the step fails"}};
+}
+
+class VariationalFamily final : public sdk::IntegratorFamily {
+ public:
+  std::string summary() const override {
+    return "variational integrators from a discrete Lagrangian (models with a mechanical description): fixed-step and "
+           "adaptive energy-preserving VIs, Hermite one-step variational and Galerkin methods";
+  }
+
+  std::vector<MethodInfo> methods() const override {
+    MethodInfo midpoint{"vi_midpoint", "fixed-step variational integrator, midpoint discrete Lagrangian (DEL / DLA, position–momentum form)", 2, 0, false, false, {}, false};
+    midpoint.diagnostics = {discrete_energy, residual_momentum};
+    MethodInfo trapezoidal = midpoint;
+    trapezoidal.name = "vi_trapezoidal";
+    trapezoidal.summary = "fixed-step variational integrator, trapezoidal discrete Lagrangian (Störmer–Verlet when f = 0)";
+    MethodInfo adaptive{"vi_adaptive",
+                        "adaptive energy-preserving variational integrator: time as a variable, h_k from the discrete energy equation "
+                        "(--step is h0)",
+                        2, 0, false, true, {}, false};
+    adaptive.diagnostics = {{"h", "step size h_k chosen by the discrete energy equation", false},
+                            discrete_energy,
+                            residual_momentum,
+                            {"residual_energy", "|D_1 L_d + g_d^- - E_k| at the accepted step (the energy equation's residual)", false},
+                            {"condition", "1-norm condition estimate of the last Newton Jacobian of the step equations", false}};
+    const DiagnosticInfo residual{"residual", "max-norm of the step equations' residual at the accepted end point", false};
+    MethodInfo hv{"hermite_variational", "Hermite one-step variational method: cubic Hermite trajectory, dL_d/dv0 = dL_d/dv1 = 0 (C^1)", 2, 0,
+                  false, false, {}, false};
+    hv.diagnostics = {residual};
+    MethodInfo hg{"hermite_galerkin", "Hermite one-step Galerkin method: cubic Hermite trajectory, equation of motion tested with 1 and (2t - h)/h",
+                  4, 0, false, false, {}, false};
+    hg.diagnostics = {residual};
+    std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg};
+    for (auto& m : all) m.needs_mechanics = true;
+    return all;
+  }
+
+  std::vector<SettingSpec> options(const std::string& method) const override {
+    if (method == "vi_midpoint" || method == "vi_trapezoidal") return newton_options("1e-12");
+    if (method == "vi_adaptive") {
+      auto o = newton_options("1e-12");
+      o.insert(o.begin(),
+               {{"lagrangian", "midpoint", "", "discrete Lagrangian: midpoint or trapezoidal"},
+                {"solve", "converged", "",
+                 "converged: Newton on (h, v) until both equations hold; sequential: `passes` rounds of momentum equation for v at fixed h, "
+                 "then energy equation for h at fixed displacement (the thesis's sequential variant)"},
+                {"passes", "1", "", "rounds per step of solve=sequential"},
+                {"max_steps", "10000000", "", "steps allowed before the run ends with an error"}});
+      return o;
+    }
+    if (method == "hermite_variational" || method == "hermite_galerkin") {
+      auto o = newton_options("1e-12");
+      o.insert(o.begin(), {"quadrature", "5", "", "Gauss–Legendre points for the integrals over a step (5 is exact for a quartic potential)"});
+      return o;
+    }
+    return {};
+  }
+
+  sdk::Stepper* create_stepper(const std::string& method, const Settings& o, std::string& error) const noexcept override {
+    try {
+      const double tol = o.positive("newton_tol");
+      const int iters = static_cast<int>(o.integer("max_iters", 1, 1000));
+      if (method == "vi_midpoint" || method == "vi_trapezoidal")
+        return new ViStepper(lagrangian_rule(method == "vi_midpoint" ? "midpoint" : "trapezoidal"), tol, iters);
+      if (method == "hermite_variational" || method == "hermite_galerkin")
+        return new HermiteStepper(method == "hermite_variational" ? HermiteKind::variational : HermiteKind::galerkin,
+                                  static_cast<int>(o.integer("quadrature", 1, 20)), tol, iters);
+      error = fmt::format("method '{}' is not a kernel-driven stepper of the variational family", method);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    return nullptr;
+  }
+
+  sdk::Solver* create_solver(const std::string& method, const Settings& o, std::string& error) const noexcept override {
+    try {
+      if (method != "vi_adaptive") {
+        error = fmt::format("method '{}' is not a self-controlled solver of the variational family", method);
+        return nullptr;
+      }
+      const auto solve = o.choice("solve", {"converged", "sequential"}) == "converged" ? AdaptiveSolve::converged : AdaptiveSolve::sequential;
+      return new ViAdaptiveSolver(lagrangian_rule(o.choice("lagrangian", {"midpoint", "trapezoidal"})), solve,
+                                  static_cast<int>(o.integer("passes", 1, 100)), o.positive("newton_tol"),
+                                  static_cast<int>(o.integer("max_iters", 1, 1000)), o.integer("max_steps", 1, 1L << 40));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+}  // namespace liesim::variational
+
+LIESIM_PLUGIN(integrator, "variational", "0.1.0", "variational integrators (discrete Lagrangian): VI, adaptive VI, Hermite",
+              liesim::variational::VariationalFamily)
