@@ -255,21 +255,24 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   RunState run(model, y0, spec.t0);
   if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
   // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
-  // steps with their diagnostics.
+  // steps with their diagnostics, and become the run's last good state.
   struct StepReport {
     Solver& solver;
     Observer& observer;
+    RunResult& result;
     Eigen::VectorXd diagnostics;
     ~StepReport() { solver.on_step(nullptr, nullptr); }
-    static void call(void* self, double t, double h, const double*) {
+    static void call(void* self, double t, double h, const double* y) {
       auto* r = static_cast<StepReport*>(self);
       if (r->diagnostics.size() > 0) {
         r->solver.diagnostics(r->diagnostics);
         r->observer.on_diagnostics(r->diagnostics);
       }
       r->observer.on_step(t - h, h, std::numeric_limits<double>::quiet_NaN(), true);
+      r->result.t = t;
+      r->result.y = Eigen::Map<const Eigen::VectorXd>(y, r->result.y.size());
     }
-  } report{solver, observer, Eigen::VectorXd(solver.diagnostic_count())};
+  } report{solver, observer, run.result, Eigen::VectorXd(solver.diagnostic_count())};
   solver.on_step(&StepReport::call, &report);
   observer.on_output(spec.t0, y0);
   const int outputs = std::max(1, spec.solver_outputs);

@@ -20,7 +20,8 @@ Status ViAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const Solver
     model_ = &model;
     ld_.init(*mech, rule_);
     m_ = ld_.dof();
-    newton_.resize(m_ + 1);
+    joint_.resize(m_ + 1);
+    momentum_.resize(m_);
     scalar_.resize(1);
     for (auto* v : {&q_, &p_, &q_prev_, &w_prev_, &w_, &dq_, &v_}) v->resize(m_);
     z_.resize(m_ + 1);
@@ -40,13 +41,13 @@ Status ViAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const Solver
   }
 }
 
-Status ViAdaptiveSolver::fail_no_root(const char* why) noexcept {
+Status ViAdaptiveSolver::fail_no_root(const char* why, const NewtonResult& newton) noexcept {
   try {
     error_ = fmt::format(
-        "vi_adaptive stopped at t = {} after {} steps: {} (last step h = {}, discrete energy E = {}). The extended "
-        "discrete Euler–Lagrange equations need not have a solution with h > 0 (Sharma 2020 §3.1, §8; Shibberu); "
-        "the output up to this time is kept. A different h0, or the fixed-step vi_midpoint, may get through",
-        t_, steps_, why, h_, energy_);
+        "vi_adaptive stopped at t = {} after {} steps: {} (last step h = {}, discrete energy E = {}; Newton: {} iterations, "
+        "residual {:.3g}). The extended discrete Euler–Lagrange equations need not have a solution with h > 0 (Sharma 2020 "
+        "§3.1, §8; Shibberu); the output up to this time is kept. A different h0, or the fixed-step vi_midpoint, may get through",
+        t_, steps_, why, h_, energy_, newton.iterations, newton.residual);
   } catch (...) {
   }
   ++model_->counters().newton_fails;
@@ -64,15 +65,22 @@ Status ViAdaptiveSolver::take_step() noexcept {
     res = ld_.momentum_k() - p_;
     return s;
   };
-  if (steps_ == 0) {
-    // The first step: fixed size h0; it defines the discrete energy E_1 that the others keep.
-    const NewtonResult r = newton_.solve(v_.head(m_), [&](ConstVec v, Vec res) { return momentum(h_, v, res.head(m_)); });
+  // The momentum equation for v at the current h: the first step (size h0, which defines the
+  // discrete energy E_1 that the others keep), the predictor of the joint solve, and the first
+  // half of each sequential pass.
+  const auto solve_momentum = [&](const char* what) {
+    const NewtonResult r = momentum_.solve(v_, [&](ConstVec v, Vec res) { return momentum(h_, v, res); });
     c.newton_iters += r.iterations;
-    if (r.status != Status::ok) return fail_no_root("the first step's momentum equation did not converge");
+    return r.status == Status::ok ? Status::ok : fail_no_root(what, r);
+  };
+  if (steps_ == 0) {
+    if (solve_momentum("the first step's momentum equation did not converge") != Status::ok) return Status::fatal;
   } else if (solve_ == AdaptiveSolve::converged) {
+    // Predictor: v for the last step size (near a turning point the last v is a poor guess).
+    if (solve_momentum("the momentum equation did not converge") != Status::ok) return Status::fatal;
     z_[0] = h_;
     z_.tail(m_) = v_;
-    const NewtonResult r = newton_.solve(
+    const NewtonResult r = joint_.solve(
         z_,
         [&](ConstVec z, Vec res) {
           const Status s = ld_.evaluate(t_, q_, z[0], z.tail(m_));
@@ -84,17 +92,15 @@ Status ViAdaptiveSolver::take_step() noexcept {
     c.newton_iters += r.iterations;
     condition_ = r.condition;
     if (r.status == Status::fatal) return Status::fatal;
-    if (r.status != Status::ok || !(z_[0] > 0)) return fail_no_root("the discrete energy equation has no positive root h near the last step");
+    if (r.status != Status::ok || !(z_[0] > 0)) return fail_no_root("the discrete energy equation has no positive root h near the last step", r);
     h_ = z_[0];
     v_ = z_.tail(m_);
   } else {
     for (int pass = 0; pass < passes_; ++pass) {
-      NewtonResult r = newton_.solve(v_.head(m_), [&](ConstVec v, Vec res) { return momentum(h_, v, res.head(m_)); });
-      c.newton_iters += r.iterations;
-      if (r.status != Status::ok) return fail_no_root("the momentum equation did not converge");
+      if (solve_momentum("the momentum equation did not converge") != Status::ok) return Status::fatal;
       dq_ = h_ * v_;
       hv_[0] = h_;
-      r = scalar_.solve(
+      const NewtonResult r = scalar_.solve(
           hv_,
           [&](ConstVec h, Vec res) {
             v_ = dq_ / h[0];
@@ -105,7 +111,7 @@ Status ViAdaptiveSolver::take_step() noexcept {
           [](const auto& h) { return h[0] > 0; });
       c.newton_iters += r.iterations;
       condition_ = r.condition;
-      if (r.status != Status::ok || !(hv_[0] > 0)) return fail_no_root("the discrete energy equation has no positive root h near the last step");
+      if (r.status != Status::ok || !(hv_[0] > 0)) return fail_no_root("the discrete energy equation has no positive root h near the last step", r);
       h_ = hv_[0];
       v_ = dq_ / h_;
     }

@@ -26,7 +26,8 @@ class ViAdaptiveSolver final : public sdk::Solver {
  public:
   ViAdaptiveSolver(const LagrangianRule& rule, AdaptiveSolve solve, int passes, double newton_tol, int max_iters, long max_steps)
       : rule_(rule), solve_(solve), passes_(passes), max_steps_(max_steps) {
-    newton_.configure(newton_tol, max_iters);
+    joint_.configure(newton_tol, max_iters);
+    momentum_.configure(newton_tol, max_iters);
     scalar_.configure(newton_tol, max_iters);
   }
   Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
@@ -44,7 +45,7 @@ class ViAdaptiveSolver final : public sdk::Solver {
 
  private:
   Status take_step() noexcept;
-  Status fail_no_root(const char* why) noexcept;
+  Status fail_no_root(const char* why, const NewtonResult& newton = {}) noexcept;
 
   const LagrangianRule& rule_;
   AdaptiveSolve solve_;
@@ -52,7 +53,7 @@ class ViAdaptiveSolver final : public sdk::Solver {
   long max_steps_;
   Model* model_ = nullptr;
   DiscreteLagrangian ld_;
-  Newton newton_, scalar_;
+  Newton joint_, momentum_, scalar_;  // (h, v); v at fixed h; h at fixed displacement
   int m_ = 0;
   double t_ = 0.0, t_prev_ = 0.0, h_ = 0.0, h0_ = 0.0, energy_ = 0.0;
   double residual_p_ = 0.0, residual_e_ = 0.0, condition_ = 0.0;
