@@ -113,8 +113,13 @@ def drift(out, case, rows):
             continue
         t = [num(d["t"]) for d in data]
         for k, c in enumerate(inv):
-            v0 = num(data[0][c])
-            dev = [max(abs(num(d[c]) - v0), 1e-17) for d in data]
+            # Drift from the first value known: a method's conserved diagnostic (e.g. a discrete
+            # energy) has none before the first step.
+            vals = [num(d[c]) for d in data]
+            finite = [v for v in vals if v == v]
+            if not finite:
+                continue
+            dev = [max(abs(v - finite[0]), 1e-17) if v == v else float("nan") for v in vals]
             axes[k][0].semilogy(t, dev, label=f'{label(r)} ({setting(r)})', lw=0.9)
     for k, c in enumerate(inv):
         axes[k][0].set_ylabel(f"|{c} - initial|", fontsize=8)

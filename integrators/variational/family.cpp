@@ -43,11 +43,11 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                         "adaptive energy-preserving variational integrator: time as a variable, h_k from the discrete energy equation "
                         "(--step is h0)",
                         2, 0, false, true, {}, false};
-    adaptive.diagnostics = {{"h", "step size h_k chosen by the discrete energy equation", false},
+    adaptive.diagnostics = {{"h_k", "step size h_k chosen by the discrete energy equation", false},
                             discrete_energy,
                             residual_momentum,
                             {"residual_energy", "|D_1 L_d + g_d^- - E_k| at the accepted step (the energy equation's residual)", false},
-                            {"condition", "1-norm condition estimate of the last Newton Jacobian of the step equations", false}};
+                            {"condition", "1-norm condition number of the last Newton Jacobian of the joint (h, v) equations (solve=converged; nan for sequential); grows like 1/h0 (Fig. 3.7)", false}};
     const DiagnosticInfo residual{"residual", "max-norm of the step equations' residual at the accepted end point", false};
     MethodInfo hv{"hermite_variational", "Hermite one-step variational method: cubic Hermite trajectory, dL_d/dv0 = dL_d/dv1 = 0 (C^1)", 2, 0,
                   false, false, {}, false};

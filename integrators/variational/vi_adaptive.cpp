@@ -110,7 +110,6 @@ Status ViAdaptiveSolver::take_step() noexcept {
           },
           [](const auto& h) { return h[0] > 0; });
       c.newton_iters += r.iterations;
-      condition_ = r.condition;
       if (r.status != Status::ok || !(hv_[0] > 0)) return fail_no_root("the discrete energy equation has no positive root h near the last step", r);
       h_ = hv_[0];
       v_ = dq_ / h_;

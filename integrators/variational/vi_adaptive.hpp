@@ -26,7 +26,7 @@ class ViAdaptiveSolver final : public sdk::Solver {
  public:
   ViAdaptiveSolver(const LagrangianRule& rule, AdaptiveSolve solve, int passes, double newton_tol, int max_iters, long max_steps)
       : rule_(rule), solve_(solve), passes_(passes), max_steps_(max_steps) {
-    joint_.configure(newton_tol, max_iters);
+    joint_.configure(newton_tol, max_iters, true);
     momentum_.configure(newton_tol, max_iters);
     scalar_.configure(newton_tol, max_iters);
   }
@@ -34,7 +34,7 @@ class ViAdaptiveSolver final : public sdk::Solver {
   Status advance(double t_out, Vec y_out) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
   std::string last_error() const override { return error_; }
-  /// h, discrete_energy, residual_momentum, residual_energy, condition.
+  /// h_k, discrete_energy, residual_momentum, residual_energy, condition.
   void diagnostics(Vec out) const noexcept override {
     out[0] = h_;
     out[1] = energy_;

@@ -77,7 +77,9 @@ TEST_CASE("invalid study files are refused with file, line and key") {
   CHECK(error_of("name = \"x\"\n").find("needs at least one [[case]]") != std::string::npos);
   const std::string two_groups = "name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nname = \"fixed\"\n"
                                  "integrators = [\"rk4\"]\nsteps = [0.1]\n[[runs]]\nintegrators = [\"rk4\"]\n";
-  CHECK(error_of(two_groups + "match_error_of = \"fixed\"\n").find("s.toml:9: match_error_of = 'fixed' must name a group with 'tolerances'") == 0);
+  // A matched group cannot be matched in turn (it has neither tolerances nor steps of its own).
+  CHECK(error_of(two_groups + "name = \"m1\"\nmatch_steps_of = \"fixed\"\n[[runs]]\nintegrators = [\"rk4\"]\nmatch_steps_of = \"m1\"\n")
+            .find("s.toml:13: match_steps_of = 'm1' must name a group with 'tolerances' (adaptive runs) or 'steps'") == 0);
   CHECK(error_of(two_groups + "match_error_of = \"later\"\n").find("must name an earlier [[runs]] group") != std::string::npos);
   CHECK(error_of(two_groups + "match_error_of = \"fixed\"\nmatch_steps_of = \"fixed\"\n").find("exactly one of") != std::string::npos);
 }

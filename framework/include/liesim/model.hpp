@@ -113,8 +113,9 @@ class Mechanics {
 #if LIESIM_ABI_MINOR >= 2
   /// M (m x m).
   void mass_matrix(MatRef M) const noexcept { api_->mech_mass_matrix(m_, M.data()); }
-  /// U(t, q), dU/dq and dU/dt.
+  /// U(t, q), dU/dq and dU/dt (counted as one F evaluation: with its force(), the work of one F).
   Status potential(double t, ConstVec q, double& U, Vec dU_dq, double& dU_dt) const noexcept {
+    ++c_->F_evals;
     return to_status(api_->mech_potential(m_, t, q.data(), &U, dU_dq.data(), &dU_dt));
   }
   /// f(t, q, v).
@@ -127,6 +128,7 @@ class Mechanics {
   friend class Model;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
+  liesim_counters* c_ = nullptr;
   int m_dof_ = 0;
 };
 
@@ -248,6 +250,7 @@ class Model {
       mech_.api_ = api;
       mech_.m_ = ref_.instance;
       mech_.m_dof_ = info_.point_size / 2;
+      mech_.c_ = ref_.counters;
     }
 #endif
   }

@@ -93,7 +93,7 @@ typedef struct liesim_host {
  * (the host or an integrator plugin), never by the model. */
 typedef struct liesim_counters {
   int64_t f_evals;       /* generator evaluations f: M -> g */
-  int64_t F_evals;       /* embedded vector field evaluations F: R^n -> R^n */
+  int64_t F_evals;       /* embedded vector field evaluations F: R^n -> R^n (variational methods: potential gradients) */
   int64_t exps;          /* exponentials applied through the action */
   int64_t dexpinv_calls; /* dexpinv evaluations */
   int64_t brackets;      /* Lie brackets */

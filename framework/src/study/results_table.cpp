@@ -40,6 +40,7 @@ std::vector<std::string> ResultColumns::names() const {
   for (const auto& p : parameters) n.push_back("param:" + p);
   for (const auto& o : options) n.push_back("option:" + o);
   for (const auto& i : invariants) n.push_back("drift:" + i);
+  for (const auto& d : diagnostics) n.push_back("max:" + d);
   return n;
 }
 
@@ -56,6 +57,7 @@ std::optional<ResultColumns> columns_from_header(const std::string& line) {
     if (kind == "param") c.parameters.push_back(name);
     else if (kind == "option") c.options.push_back(name);
     else if (kind == "drift") c.invariants.push_back(name);
+    else if (kind == "max") c.diagnostics.push_back(name);
     else return std::nullopt;
   }
   if (csv_header(c) != line + "\n") return std::nullopt;  // out of order
@@ -94,6 +96,10 @@ std::string csv_row(const RunRecord& r, const ResultColumns& c) {
   for (const auto& i : c.invariants) {
     auto it = r.drift.find(i);
     f.push_back(it == r.drift.end() ? "" : num(it->second));
+  }
+  for (const auto& d : c.diagnostics) {
+    auto it = r.diagnostic_max.find(d);
+    f.push_back(it == r.diagnostic_max.end() ? "" : num(it->second));
   }
   std::string line;
   for (std::size_t k = 0; k < f.size(); ++k) {
@@ -171,6 +177,10 @@ std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns&
     }
     for (const auto& i : c.invariants) {
       if (!f[k].empty()) r.drift[i] = to_num(f[k]);
+      ++k;
+    }
+    for (const auto& d : c.diagnostics) {
+      if (!f[k].empty()) r.diagnostic_max[d] = to_num(f[k]);
       ++k;
     }
     return r;

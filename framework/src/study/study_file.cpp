@@ -235,8 +235,11 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
                                  [&](const GroupSpec& o) { return o.name == g.match_of; });
     if (it == s.groups.begin() + static_cast<long>(k))
       w.fail(g.line, fmt::format("match_{}_of = '{}' must name an earlier [[runs]] group", g.match, g.match_of));
-    if (it->tolerances.empty())
-      w.fail(g.line, fmt::format("match_{}_of = '{}' must name a group with 'tolerances' (adaptive runs)", g.match, g.match_of));
+    // Adaptive runs (tolerances), or methods whose steps their dynamics choose (vi_adaptive with
+    // its first step given); not another matched group.
+    if (it->tolerances.empty() && it->steps.empty())
+      w.fail(g.line, fmt::format("match_{}_of = '{}' must name a group with 'tolerances' (adaptive runs) or 'steps' (methods that "
+                                 "choose their own later steps, e.g. vi_adaptive)", g.match, g.match_of));
   }
   // Every case a group names must exist (by base name or full name).
   for (const auto& g : s.groups)

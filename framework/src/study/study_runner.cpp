@@ -139,7 +139,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   std::vector<PreparedRun> prepared;
   prepared.reserve(items.size());
   ResultColumns columns;
-  std::set<std::string> params, options, invariants;
+  std::set<std::string> params, options, invariants, diagnostics;
   for (const auto& item : items) {
     const CaseSpec& c = *item.case_spec;
     try {
@@ -159,6 +159,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     for (const auto& [k, v] : p.options.values()) options.insert(k);
     for (const auto& [k, v] : p.control.values()) options.insert(k);
     for (const auto& i : p.model->invariants()) invariants.insert(i.name);
+    for (const auto& d : p.method.diagnostics) (d.conserved ? invariants : diagnostics).insert(d.name);
   }
   // A reference that cannot be set up fails its case's runs (the other cases run); one that
   // fails for every case is an error in the study file. The exact solution is evaluated later, in
@@ -178,6 +179,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   columns.parameters.assign(params.begin(), params.end());
   columns.options.assign(options.begin(), options.end());
   columns.invariants.assign(invariants.begin(), invariants.end());
+  columns.diagnostics.assign(diagnostics.begin(), diagnostics.end());
   // A shard I/N makes the runs whose plan position is I - 1 modulo N; a matched run goes with
   // the adaptive run it matches. References: only for the cases it has runs of.
   if (opt.shards < 1 || opt.shard < 1 || opt.shard > opt.shards)
@@ -417,8 +419,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
                                             p.method.diagnostics);
         observers.add(*series);
       }
-      // Adaptive kernel-driven runs log their step attempts; methods with diagnostics log every step.
-      if ((item.tolerance > 0 && !p.method.self_controlled) || !p.method.diagnostics.empty()) {
+      // Adaptive kernel-driven runs log their step attempts; solvers with diagnostics (steps chosen
+      // by the dynamics) every step they report.
+      if ((item.tolerance > 0 && !p.method.self_controlled) || (p.method.self_controlled && !p.method.diagnostics.empty())) {
         steps = std::make_unique<StepLog>((out / "steps" / fmt::format("{}.csv", item.index)).string(), p.method.diagnostics);
         observers.add(*steps);
       }
@@ -441,6 +444,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       }
       for (std::size_t i = 0; i < monitor.info().size(); ++i)
         rec.drift[monitor.info()[i].name] = monitor.max_abs_drift()[static_cast<Eigen::Index>(i)];
+      for (std::size_t i = 0; i < monitor.diagnostics().size(); ++i)
+        if (!monitor.diagnostics()[i].conserved)
+          rec.diagnostic_max[monitor.diagnostics()[i].name] = monitor.diagnostic_max()[static_cast<Eigen::Index>(i)];
       for (const auto& [written, file] : {std::pair<bool, const char*>{!series || series->ok(), "series"},
                                           {!steps || steps->ok(), "steps"}})
         if (!written && rec.status == "ok") {

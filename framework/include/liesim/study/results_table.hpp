@@ -12,7 +12,8 @@ namespace liesim::study {
 struct ResultColumns {
   std::vector<std::string> parameters;  ///< union of model parameter names (column "param:NAME")
   std::vector<std::string> options;     ///< union of option names (column "option:NAME")
-  std::vector<std::string> invariants;  ///< union of invariant names (column "drift:NAME")
+  std::vector<std::string> invariants;  ///< union of invariant names (column "drift:NAME"), conserved diagnostics included
+  std::vector<std::string> diagnostics; ///< union of the other diagnostics' names (column "max:NAME": largest value in the run)
   /// All column names in order.
   std::vector<std::string> names() const;
 };
