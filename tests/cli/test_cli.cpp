@@ -315,3 +315,32 @@ TEST_CASE("every command has its own help: liesim CMD --help and liesim help CMD
   CHECK(unknown.code == 2);
   CHECK(has(unknown.out, "unknown command 'nope'"));
 }
+
+TEST_CASE("a variational method's diagnostics reach the CSV, the step log, the summary and describe") {
+  const fs::path d = temp_dir();
+  const Result r = run_liesim("run --model double_well --integrator vi_adaptive --step 0.01 --t-end 2 --outputs 4 --output " +
+                              (d / "a.csv").string() + " --steps " + (d / "s.csv").string() + " --summary " + (d / "a.json").string());
+  REQUIRE(r.code == 0);
+  const auto csv = lines(d / "a.csv");
+  REQUIRE(csv.size() == 6);  // header, t0, 4 outputs
+  CHECK(csv[0] == "t,q,v,energy,h_k,discrete_energy,residual_momentum,residual_energy,condition");
+  CHECK(has(csv[1], ",nan,nan,nan,nan,nan"));  // no step yet at t0
+  const auto steps = lines(d / "s.csv");
+  CHECK(steps[0] == "t,h,error,accepted,h_k,discrete_energy,residual_momentum,residual_energy,condition");
+  CHECK(steps.size() > 150);  // one row per step the solver took
+  std::ifstream in(d / "a.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["invariants"]["discrete_energy"]["max_abs_drift"].get<double>() < 1e-14);
+  CHECK(j["diagnostics"]["h_k"]["max"].get<double>() <= 0.0100000001);
+  CHECK(j["stats"]["steps"].get<long>() == static_cast<long>(steps.size()) - 1);
+  const Result dm = run_liesim("describe double_well");
+  CHECK(has(dm.out, "mechanical description"));
+  const Result di = run_liesim("describe vi_adaptive --json");
+  const auto jd = nlohmann::json::parse(di.out);
+  CHECK(jd["needs_mechanics"].get<bool>());
+  CHECK(jd["diagnostics"].size() == 5);
+  const Result bad = run_liesim("run --model rigid_body --integrator vi_midpoint --step 0.1 --t-end 1");
+  CHECK(bad.code != 0);
+  CHECK(has(bad.out, "mechanical description"));
+  fs::remove_all(d);
+}
