@@ -54,33 +54,6 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
-/// Run `job(tag)` for every tag in its own child process, at most `opt.jobs` at once, and hand
-/// each outcome to `done(tag, outcome)` here, in the order they end. When a stop is requested, no
-/// job starts any more and those in flight get `opt.grace_s` to end; the rest are killed and
-/// their outcomes dropped. Returns false if stopped.
-bool run_isolated(const std::vector<int>& tags, const RunOptions& opt, const std::function<double(int)>& limit,
-                  const std::function<std::string(int)>& job, const std::function<void(int, const ChildOutcome&)>& done) {
-  ChildPool pool;
-  std::size_t next = 0;
-  auto stopping = [&] { return opt.stop_requested && opt.stop_requested(); };
-  while (next < tags.size() || pool.running() > 0) {
-    if (stopping()) {
-      if (opt.on_stop) opt.on_stop(static_cast<int>(pool.running()));
-      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(opt.grace_s);
-      while (pool.running() > 0 && std::chrono::steady_clock::now() < until)
-        if (auto r = pool.wait(std::chrono::milliseconds(100))) done(r->first, r->second);
-      pool.kill_all();
-      return false;
-    }
-    while (pool.running() < static_cast<std::size_t>(std::max(1, opt.jobs)) && next < tags.size()) {
-      const int tag = tags[next++];
-      pool.start(tag, [&job, tag] { return job(tag); }, limit(tag));
-    }
-    if (auto r = pool.wait(std::chrono::milliseconds(200))) done(r->first, r->second);
-  }
-  return true;
-}
-
 /// The model's exact solution at t_end (reference integrator "exact").
 Reference exact_reference(const Registry& registry, const CaseSpec& c) {
   const LoadedPlugin& plugin = registry.model(c.model);
@@ -193,64 +166,72 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       ++mine_total;
     }
 
-  // 2. Output folder; earlier results when resuming.
+  // 2. Output folder; earlier results when resuming (the coordinator's: a worker rank only runs
+  // the jobs it is handed, writing the series and step files of its runs into the same folder).
+  LocalEngine local;
+  Engine& engine = opt.engine ? *opt.engine : local;
+  const bool worker = engine.worker();
   const fs::path out(opt.out);
   if (out.empty()) throw Error("the study's output folder is empty: set 'output' in the study file or give --out DIR");
-  const OutputFolder folder = claim_output_folder(out);
-  const bool ours = folder.earlier;
-  if (opt.resume && !ours)
-    std::fprintf(stderr, "liesim: --resume: no earlier results in '%s'; running every run\n", out.string().c_str());
   StudyResult result;
-  result.lock = folder.lock;
-  if (!opt.resume && ours)
-    for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier execution
-  fs::create_directories(out / "reference");
-  fs::create_directories(out / "series");
-  fs::create_directories(out / "steps");
-  const fs::path results_path = out / "results.csv";
   std::set<std::string> done;
-  if (opt.resume) {
-    const fs::path study_copy = out / "study.toml";
-    if (fs::exists(study_copy)) {
-      std::ifstream in(study_copy);
-      const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (old != study.text)
-        throw Error(fmt::format("--resume: the study file changed since {} was written; run without --resume to start again",
-                                results_path.string()));
-    }
-    for (auto& r : read_results(results_path.string(), columns))
-      if (r.index < static_cast<int>(items.size()) && items[r.index].id == r.id && mine(items[r.index]) &&
-          !(opt.retry_failed && r.status != "ok") &&
-          done.insert(r.id).second)
-        result.records.push_back(std::move(r));
-    result.skipped = static_cast<int>(result.records.size());
-    std::error_code ec;
-    if (result.skipped == 0 && fs::exists(results_path) && fs::file_size(results_path, ec) > 0)
-      std::fprintf(stderr, "liesim: --resume: %s has other columns or no complete rows (the study, a plugin or liesim's "
-                           "results format changed); running every run\n",
-                   results_path.string().c_str());
-  }
-  {
-    std::ofstream copy(out / "study.toml");
-    copy << study.text;
-  }
-  // Rewrite the results file with the kept rows only (drops a row cut by an interruption).
-  std::FILE* results = open_for_writing(results_path.string(), "results CSV");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> results_guard(results, &std::fclose);
+  const fs::path results_path = out / "results.csv";
+  std::FILE* results = nullptr;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> results_guard(nullptr, &std::fclose);
   const std::string header = csv_header(columns);
-  std::fwrite(header.data(), 1, header.size(), results);
-  for (const auto& r : result.records) {
-    const std::string row = csv_row(r, columns);
-    std::fwrite(row.data(), 1, row.size(), results);
+  if (!worker) {
+    const OutputFolder folder = claim_output_folder(out);
+    const bool ours = folder.earlier;
+    if (opt.resume && !ours)
+      std::fprintf(stderr, "liesim: --resume: no earlier results in '%s'; running every run\n", out.string().c_str());
+    result.lock = folder.lock;
+    if (!opt.resume && ours)
+      for (const char* sub : {"series", "steps", "plots"}) fs::remove_all(out / sub);  // from an earlier execution
+    fs::create_directories(out / "reference");
+    fs::create_directories(out / "series");
+    fs::create_directories(out / "steps");
+    if (opt.resume) {
+      const fs::path study_copy = out / "study.toml";
+      if (fs::exists(study_copy)) {
+        std::ifstream in(study_copy);
+        const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (old != study.text)
+          throw Error(fmt::format("--resume: the study file changed since {} was written; run without --resume to start again",
+                                  results_path.string()));
+      }
+      for (auto& r : read_results(results_path.string(), columns))
+        if (r.index < static_cast<int>(items.size()) && items[r.index].id == r.id && mine(items[r.index]) &&
+            !(opt.retry_failed && r.status != "ok") &&
+            done.insert(r.id).second)
+          result.records.push_back(std::move(r));
+      result.skipped = static_cast<int>(result.records.size());
+      std::error_code ec;
+      if (result.skipped == 0 && fs::exists(results_path) && fs::file_size(results_path, ec) > 0)
+        std::fprintf(stderr, "liesim: --resume: %s has other columns or no complete rows (the study, a plugin or liesim's "
+                             "results format changed); running every run\n",
+                     results_path.string().c_str());
+    }
+    {
+      std::ofstream copy(out / "study.toml");
+      copy << study.text;
+    }
+    // Rewrite the results file with the kept rows only (drops a row cut by an interruption).
+    results = open_for_writing(results_path.string(), "results CSV");
+    results_guard.reset(results);
+    std::fwrite(header.data(), 1, header.size(), results);
+    for (const auto& r : result.records) {
+      const std::string row = csv_row(r, columns);
+      std::fwrite(row.data(), 1, row.size(), results);
+    }
+    std::fflush(results);
   }
-  std::fflush(results);
 
   // 3. References, one per case, cached in OUT/reference/<case>.json, each computed in a child
   // process (a crash or a time limit fails that case's runs only).
   const double study_limit = study.timeout > 0 ? study.timeout : opt.run_timeout;
   std::vector<int> to_compute;
   std::vector<std::string> keys(study.cases.size());
-  for (std::size_t k = 0; k < study.cases.size(); ++k) {
+  for (std::size_t k = 0; k < study.cases.size() && !worker; ++k) {
     const CaseSpec& c = study.cases[k];
     if (reference_failure.count(c.name) || !needed_cases.count(c.name)) continue;
     keys[k] = reference_key(registry, study, c);
@@ -269,13 +250,15 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     }
     to_compute.push_back(static_cast<int>(k));
   }
-  const bool references_done = run_isolated(
-      to_compute, opt, [&](int) { return study.reference.timeout > 0 ? study.reference.timeout : study_limit; },
-      [&](int k) {
-        const Reference ref = compute_reference(registry, study, study.cases[static_cast<std::size_t>(k)]);
-        return nlohmann::json{{"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump();
-      },
-      [&](int k, const ChildOutcome& o) {
+  Phase references_phase;
+  references_phase.limit = [&](int) { return study.reference.timeout > 0 ? study.reference.timeout : study_limit; };
+  references_phase.job = [&](int k) {
+    const Reference ref = compute_reference(registry, study, study.cases[static_cast<std::size_t>(k)]);
+    return nlohmann::json{{"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump();
+  };
+  references_phase.context = [](int) { return std::string(); };
+  references_phase.apply = [](int, const std::string&) {};
+  references_phase.done = [&](int k, const ChildOutcome& o) {
         const CaseSpec& c = study.cases[static_cast<std::size_t>(k)];
         try {
           if (!o.answered()) throw Error(o.reason());
@@ -292,7 +275,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
           reference_failure[c.name] = fmt::format("reference for case '{}' failed: {} (choose another [reference] integrator or "
                                                   "settings)", c.name, e.what());
         }
-      });
+      };
+  const bool references_done = engine.run(to_compute, opt, references_phase);
   if (!references_done) {
     result.interrupted = true;
     result.not_run = mine_total - static_cast<int>(result.records.size());
@@ -465,7 +449,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     return rec;
   };
   // Each outcome, here: the child's record, or a failed one that says how the child ended.
-  auto record = [&](RunRecord rec) {
+  auto record = [&](RunRecord rec) {  // the coordinator's
     const std::string row = csv_row(rec, columns);
     std::fwrite(row.data(), 1, row.size(), results);
     std::fflush(results);
@@ -497,15 +481,36 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       }
     std::vector<int> todo;
     for (const auto& item : items) {
-      if (!mine(item) || done.count(item.id) || (item.matched >= 0) != matched_phase) continue;
+      if (worker || !mine(item) || done.count(item.id) || (item.matched >= 0) != matched_phase) continue;
       if (const auto f = reference_failure.find(item.case_spec->name); f != reference_failure.end())
         record(failed_record(item, f->second, 0.0));
       else
         todo.push_back(item.index);
     }
-    const bool completed = run_isolated(
-        todo, opt, run_limit, [&](int index) { return csv_row(measure(index), columns); },
-        [&](int index, const ChildOutcome& o) {
+    Phase runs_phase;
+    runs_phase.limit = run_limit;
+    runs_phase.job = [&](int index) { return csv_row(measure(index), columns); };
+    // What a run needs of the coordinator: its case's reference and, for a matched run, the step
+    // (and error) of the run it matches.
+    runs_phase.context = [&](int index) {
+      const RunItem& item = items[static_cast<std::size_t>(index)];
+      nlohmann::json j{{"matched_step", matched_step[item.index]}, {"matched_error", matched_error[item.index]}};
+      if (const auto r = result.references.find(item.case_spec->name); r != result.references.end())
+        j["reference"] = {{"y", r->second.y}, {"accuracy", r->second.accuracy}};
+      return j.dump();
+    };
+    runs_phase.apply = [&](int index, const std::string& text) {
+      const RunItem& item = items[static_cast<std::size_t>(index)];
+      const auto j = nlohmann::json::parse(text);
+      matched_step[item.index] = j.at("matched_step").get<double>();
+      matched_error[item.index] = j.at("matched_error").get<double>();
+      if (j.contains("reference")) {
+        Reference& ref = result.references[item.case_spec->name];
+        ref.y = j["reference"].at("y").get<std::vector<double>>();
+        ref.accuracy = j["reference"].at("accuracy").get<double>();
+      }
+    };
+    runs_phase.done = [&](int index, const ChildOutcome& o) {
           const RunItem& item = items[static_cast<std::size_t>(index)];
           std::optional<RunRecord> rec;
           if (o.answered()) {
@@ -517,13 +522,15 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
             rec = failed_record(item, o.reason(), o.seconds);
           }
           record(std::move(*rec));
-        });
+        };
+    const bool completed = engine.run(todo, opt, runs_phase);
     if (!completed) {
       result.interrupted = true;
       break;
     }
   }
   result.not_run = total - static_cast<int>(result.records.size());
+  if (worker) return result;
 
   // 5. Final table, sorted by plan order, so that it is the same whatever the number of jobs.
   std::sort(result.records.begin(), result.records.end(), [](const RunRecord& a, const RunRecord& b) { return a.index < b.index; });

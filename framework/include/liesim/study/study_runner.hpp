@@ -2,6 +2,7 @@
 #pragma once
 #include <liesim/registry.hpp>
 #include <liesim/stats.hpp>
+#include <liesim/study/engine.hpp>
 #include <liesim/study/study_file.hpp>
 
 #include <functional>
@@ -64,6 +65,10 @@ struct RunOptions {
   std::function<void(int)> on_stop;
   /// Called after each finished run, in the calling thread: done, total, record.
   std::function<void(int, int, const RunRecord&)> progress;
+  /// Where the jobs execute (nullptr: child processes on this machine, LocalEngine). With an
+  /// engine whose process is a worker, run_study only executes the jobs handed to it and returns
+  /// an empty result.
+  Engine* engine = nullptr;
 };
 
 /// Observed order of one method on one case from fixed-step runs.
