@@ -18,6 +18,7 @@ constexpr const char* usage = R"(usage:
              [--steps FILE.csv] [--outputs N] [--output-every N]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
                          [--shard I/N]   only the I-th of N shares of the runs (job arrays)
+  mpirun -np K liesim study FILE.toml ...  rank 0 hands the runs out to K - 1 worker ranks (docs/cluster.md)
                                          every run in a process of its own: a crash or a time limit
                                          fails that run, not the study; Ctrl-C stops and keeps results
   liesim study merge SHARD_DIR... --out DIR [--no-plots]   join the shards' folders into one study

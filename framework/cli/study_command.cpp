@@ -1,5 +1,6 @@
 // `liesim study FILE` and `liesim plot DIR`.
 #include "commands.hpp"
+#include "mpi_engine.hpp"
 
 #include <liesim/status.hpp>
 #include <liesim/study/merge.hpp>
@@ -132,7 +133,27 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
                 "[--run-timeout SECONDS] [--shard I/N] [--no-plots]");
   if (retry_failed && !resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
   const study::StudySpec spec = study::load_study(file);
+  // Under mpirun: rank 0 coordinates and writes, the other ranks run the jobs it hands out.
+  std::unique_ptr<study::Engine> mpi;
+  if (launched_by_mpi()) {
+    if (!mpi_available())
+      throw Error("study: started by an MPI launcher, but this liesim was built without MPI: install libopenmpi-dev and "
+                  "rebuild (configure says 'MPI study engine: yes'), or run without mpirun (--jobs N)");
+    mpi = make_mpi_engine();
+  }
   study::RunOptions opt;
+  opt.engine = mpi.get();
+  if (mpi && mpi->worker()) {
+    // A worker rank: run what rank 0 hands out; every output is rank 0's. Stops are rank 0's too.
+    opt.out = out.empty() ? (sharded ? fmt::format("{}/shard-{}-of-{}", spec.output, shard.first, shard.second) : spec.output) : out;
+    opt.shard = shard.first;
+    opt.shards = shard.second;
+    opt.run_timeout = run_timeout;
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
+    (void)study::run_study(registry, spec, opt);
+    return 0;
+  }
   opt.jobs = jobs;
   opt.out = out.empty() ? (sharded ? fmt::format("{}/shard-{}-of-{}", spec.output, shard.first, shard.second) : spec.output) : out;
   opt.shard = shard.first;
@@ -176,11 +197,13 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
     }
   };
   const std::string started = study::utc_now();
-  fmt::print(stderr, "study '{}': output in {}, {} job(s)\n", spec.name, opt.out, jobs);
+  const study::LocalEngine local;
+  const std::string engine = opt.engine ? opt.engine->description(opt) : local.description(opt);
+  fmt::print(stderr, "study '{}': output in {}, {}\n", spec.name, opt.out, engine);
   const study::StudyResult result = study::run_study(registry, spec, opt);
   study::write_orders(opt.out, result.orders);
   study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs,
-                        sharded ? fmt::format("{}/{}", shard.first, shard.second) : "");
+                        sharded ? fmt::format("{}/{}", shard.first, shard.second) : "", {}, engine);
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
                                              "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)

@@ -14,6 +14,8 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 namespace test_blocking {
 
 [[noreturn]] void throw_from_step() { throw std::runtime_error("deliberate exception through the plugin boundary"); }
@@ -29,7 +31,7 @@ class BlockingEuler final : public liesim::sdk::Stepper {
   explicit BlockingEuler(std::string fault) : fault_(std::move(fault)) {}
   liesim::Status step(double t, double h, liesim::ConstVec y, liesim::Vec y_new, liesim::Vec) noexcept override {
     if (const char* dir = std::getenv("LIESIM_TEST_BLOCK_DIR"); fault_.empty() && dir && *dir) {
-      std::ofstream(std::string(dir) + "/blocked") << "blocked\n";
+      std::ofstream(std::string(dir) + "/blocked") << ::getpid() << "\n";  // the process that runs the step
       for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     if (fault_ == "segfault") std::raise(SIGSEGV);

@@ -667,3 +667,56 @@ TEST_CASE("shards 1/3, 2/3, 3/3 merged equal the unsharded study; shards that do
   CHECK(read_text(d / "log").find("--shard must be I/N with 1 <= I <= N") != std::string::npos);
   fs::remove_all(d);
 }
+
+TEST_CASE("mpirun -np 3: the same results as --jobs 1; runs that crash, exit, throw, hang or are killed fail alone") {
+#ifndef LIESIM_TEST_MPIRUN
+  MESSAGE("this build has no MPI study engine (configure says 'MPI study engine: no'): nothing to test");
+#else
+  const fs::path d = fresh_dir("mpi");
+  const std::string mpirun = std::string(LIESIM_TEST_MPIRUN) +
+                             " --allow-run-as-root --oversubscribe --mca btl_vader_single_copy_mechanism none -np 3 ";
+  const fs::path bad = d / "bad.toml";
+  std::ofstream(bad) << fault_case << fault_group("segfault") << fault_group("exit") << fault_group("throw")
+                     << fault_group("hang", "timeout = 2\n") << "[[runs]]\nname = \"after\"\nintegrators = [\"rk4\"]\nsteps = [0.025]\n";
+  const int mpi_status = std::system(("env LIESIM_PLUGIN_PATH= " + mpirun + liesim_exe + study_plugins + "study " + bad.string() +
+                                      " --no-plots --out " + (d / "mpi").string() + " >'" + (d / "mpi.log").string() + "' 2>&1")
+                                         .c_str());
+  CHECK((WIFEXITED(mpi_status) && WEXITSTATUS(mpi_status) == 3));
+  REQUIRE(run_logged("study " + bad.string() + " --jobs 1 --no-plots --out " + (d / "local").string(), d / "local.log") == 3);
+  // Every deterministic column equal (plan position, status and messages included).
+  CHECK(liesim::test::same_results(d / "mpi" / "results.csv", d / "local" / "results.csv"));
+  CHECK(read_text(d / "mpi" / "manifest.json").find("\"engine\": \"mpi: 3 ranks (1 coordinator, 2 workers)") != std::string::npos);
+
+  // A run whose process is killed from outside (SIGKILL) fails with that reason; the rest finish.
+  const fs::path f = write_study(d, cut_study);
+  const fs::path block = d / "block";
+  fs::create_directories(block);
+  const pid_t launcher = fork();
+  REQUIRE(launcher >= 0);
+  if (launcher == 0) {
+    setenv("LIESIM_PLUGIN_PATH", "", 1);
+    setenv("LIESIM_TEST_BLOCK_DIR", block.c_str(), 1);
+    const std::string cmd = mpirun + "-x LIESIM_TEST_BLOCK_DIR -x LIESIM_PLUGIN_PATH " + liesim_exe + study_plugins + "study " +
+                            f.string() + " --no-plots --out " + (d / "killed").string() + " >'" + (d / "killed.log").string() + "' 2>&1";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int i = 0; i < 12000 && !fs::exists(block / "blocked"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the pid is written
+  const long victim = std::atol(read_text(block / "blocked").c_str());
+  REQUIRE(victim > 1);
+  kill(static_cast<pid_t>(victim), SIGKILL);
+  int status = 0;
+  waitpid(launcher, &status, 0);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 3));
+  const auto t = liesim::test::read_table(d / "killed" / "results.csv");
+  REQUIRE(t.rows.size() == 7);
+  int ok = 0;
+  for (const auto& row : t.rows) {
+    if (row[t.column("status")] == "ok") ++ok;
+    else CHECK(row[t.column("error_message")].find("SIGKILL") != std::string::npos);
+  }
+  CHECK(ok == 6);
+  fs::remove_all(d);
+#endif
+}

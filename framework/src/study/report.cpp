@@ -46,7 +46,8 @@ std::string cpu_model() {
 }  // namespace
 
 void write_manifest(const std::string& out, const StudySpec& study, const Registry& registry, const std::string& started,
-                    const std::string& finished, int jobs, const std::string& shard, const std::vector<std::string>& merged_from) {
+                    const std::string& finished, int jobs, const std::string& shard, const std::vector<std::string>& merged_from,
+                    const std::string& engine) {
   nlohmann::json plugins = nlohmann::json::array();
   for (const auto& p : registry.plugins())
     plugins.push_back({{"name", p.name}, {"version", p.version}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)}, {"kind", p.model ? "model" : "integrator"}, {"file", p.file}});
@@ -63,6 +64,7 @@ void write_manifest(const std::string& out, const StudySpec& study, const Regist
   // Timings are comparable only between runs on one host: a shard says which one it was.
   if (!shard.empty()) j["shard"] = shard;
   if (!merged_from.empty()) j["merged_from"] = merged_from;
+  if (!engine.empty()) j["engine"] = engine;
   std::ofstream o(fs::path(out) / "manifest.json");
   o << j.dump(2) << "\n";
 }

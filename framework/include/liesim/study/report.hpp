@@ -9,10 +9,11 @@
 namespace liesim::study {
 
 /// OUT/manifest.json: the study file, liesim and plugin versions, build info, machine (host,
-/// CPU, cores), times; a shard's "I/N", or the folders a merge joined.
+/// CPU, cores), times; a shard's "I/N", or the folders a merge joined; the engine (local jobs, or
+/// MPI ranks and their hosts).
 void write_manifest(const std::string& out, const StudySpec& study, const Registry& registry, const std::string& started,
                     const std::string& finished, int jobs, const std::string& shard = "",
-                    const std::vector<std::string>& merged_from = {});
+                    const std::vector<std::string>& merged_from = {}, const std::string& engine = "");
 /// OUT/orders.csv: observed order per case and method with the step range used.
 void write_orders(const std::string& out, const std::vector<OrderFit>& orders);
 /// Draw the plots by running the shipped matplotlib script; returns "" or a message saying why
