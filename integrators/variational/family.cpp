@@ -1,6 +1,7 @@
 // The variational plugin: integrators built from a discrete Lagrangian instead of a vector field
 // (Sharma 2020, seed 001, ch. 2–4), for models with a mechanical description (ABI 2.2).
 #include "hermite_stepper.hpp"
+#include "lgvi.hpp"
 #include "vi_adaptive.hpp"
 #include "vi_stepper.hpp"
 
@@ -55,7 +56,21 @@ class VariationalFamily final : public sdk::IntegratorFamily {
     MethodInfo hg{"hermite_galerkin", "Hermite one-step Galerkin method: cubic Hermite trajectory, equation of motion tested with 1 and (2t - h)/h",
                   4, 0, false, false, {}, false};
     hg.diagnostics = {residual};
-    std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg};
+    MethodInfo lgvi{"lgvi", "Lie group variational integrator (Lee–Leok–McClamroch) on SO(3), or SO(3) x R^3 with body velocities: "
+                            "Cayley map, fixed step",
+                    2, 0, true, false, {}, false};
+    lgvi.diagnostics = {{"discrete_energy", "discrete energy of the step E_d = 2 f^T J f / ((1 + |f|^2) h^2) + 1/2 v^T M v + (U_k + U_k+1)/2 "
+                                            "(Sharma 2020 (5.29), (6.51)); bounded without drift by the fixed step", true},
+                        {"residual_momentum", "max-norm of the Cayley equation g + g x f + (g.f) f - 2 J f at the accepted f", false}};
+    MethodInfo lgvi_adaptive{"lgvi_adaptive",
+                             "adaptive energy-preserving LGVI: h_k from the discrete energy equation (--step is h0); solve = converged | "
+                             "sequential (the thesis's)",
+                             2, 0, true, true, {}, false};
+    lgvi_adaptive.diagnostics = {{"h_k", "step size h_k chosen by the discrete energy equation", false},
+                                 lgvi.diagnostics[0],
+                                 lgvi.diagnostics[1],
+                                 {"residual_energy", "|E_d(h_k) - E_0|, the energy equation's residual", false}};
+    std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg, lgvi, lgvi_adaptive};
     for (auto& m : all) m.needs_mechanics = true;
     return all;
   }
@@ -73,6 +88,13 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                 {"max_steps", "10000000", "", "steps allowed before the run ends with an error"}});
       return o;
     }
+    if (method == "lgvi") return {};
+    if (method == "lgvi_adaptive")
+      return {{"solve", "sequential", "", "sequential: `passes` rounds of {Cayley solve at the current h; h from the energy equation at "
+                                          "that f}, then the update (the thesis's variant; its momentum residual is reported); "
+                                          "converged: h the root of E_d(h) = E_0 with the Cayley equation solved at every h"},
+              {"passes", "1", "", "rounds per step of solve=sequential"},
+              {"max_steps", "10000000", "", "steps allowed before the run ends with an error"}};
     if (method == "hermite_variational" || method == "hermite_galerkin") {
       auto o = newton_options("1e-12");
       o.insert(o.begin(), {"quadrature", "5", "", "Gauss–Legendre points for the integrals over a step (5 is exact for a quartic potential)"});
@@ -83,6 +105,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
 
   sdk::Stepper* create_stepper(const std::string& method, const Settings& o, std::string& error) const noexcept override {
     try {
+      if (method == "lgvi") return new LgviStepper();
       const double tol = o.positive("newton_tol");
       const int iters = static_cast<int>(o.integer("max_iters", 1, 1000));
       if (method == "vi_midpoint" || method == "vi_trapezoidal")
@@ -99,6 +122,9 @@ class VariationalFamily final : public sdk::IntegratorFamily {
 
   sdk::Solver* create_solver(const std::string& method, const Settings& o, std::string& error) const noexcept override {
     try {
+      if (method == "lgvi_adaptive")
+        return new LgviAdaptiveSolver(o.choice("solve", {"sequential", "converged"}) == "sequential", static_cast<int>(o.integer("passes", 1, 100)),
+                                      o.integer("max_steps", 1, 1L << 40));
       if (method != "vi_adaptive") {
         error = fmt::format("method '{}' is not a self-controlled solver of the variational family", method);
         return nullptr;

@@ -132,6 +132,40 @@ class Mechanics {
   int m_dof_ = 0;
 };
 
+/// A rigid body's mechanical description (ABI 2.2), for Lie group variational integrators:
+/// (R, x) in SO(3) x R^3 (or SO(3)), body velocities (Omega, v), L = 1/2 Omega^T J Omega +
+/// 1/2 v^T M v - U(t, R, x). R is row-major, as in states.
+class RigidBodyMechanics {
+ public:
+  using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+  /// 0 (a fixed point: SO(3)) or 3 (SO(3) x R^3).
+  int translation() const noexcept { return translation_; }
+#if LIESIM_ABI_MINOR >= 2
+  /// J, and M when translation() is 3 (else M is left as it is).
+  void inertia(Eigen::Matrix3d& J, Eigen::Matrix3d& M) const noexcept { api_->rb_inertia(m_, J.data(), M.data()); }
+  /// U, the body moment -grad_L U and dU/dx (counted as one F evaluation).
+  Status potential(double t, const RowMajor3& R, const Eigen::Vector3d& x, double& U, Eigen::Vector3d& moment,
+                   Eigen::Vector3d& dU_dx) const noexcept {
+    ++c_->F_evals;
+    return to_status(api_->rb_potential(m_, t, R.data(), x.data(), &U, moment.data(), dU_dx.data()));
+  }
+  /// (R, x, Omega, v) of a state, and back.
+  void from_state(ConstVec y, RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega, Eigen::Vector3d& v) const noexcept {
+    api_->rb_from_state(m_, y.data(), R.data(), x.data(), Omega.data(), v.data());
+  }
+  void to_state(const RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v, Vec y) const noexcept {
+    api_->rb_to_state(m_, R.data(), x.data(), Omega.data(), v.data(), y.data());
+  }
+#endif
+
+ private:
+  friend class Model;
+  const liesim_model_api* api_ = nullptr;
+  liesim_model* m_ = nullptr;
+  liesim_counters* c_ = nullptr;
+  int translation_ = 0;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -207,6 +241,8 @@ class Model {
   DaeFormulation* dae_formulation() noexcept { return dae_.api_ ? &dae_ : nullptr; }
   /// The mechanical description for a variational method, or nullptr where the model has none.
   const Mechanics* mechanics() const noexcept { return mech_.api_ ? &mech_ : nullptr; }
+  /// The rigid-body description for a Lie group variational method, or nullptr where there is none.
+  const RigidBodyMechanics* rigid_body() const noexcept { return rb_.api_ ? &rb_ : nullptr; }
   /// Whether vector_field_jacobian() is available (a model built for ABI >= 2.1 that provides it).
   bool has_vector_field_jacobian() const noexcept { return jacobian_ != nullptr; }
   /// J = dF/dy (t, y) through the model; Status::fatal where there is none.
@@ -252,6 +288,12 @@ class Model {
       mech_.m_dof_ = info_.point_size / 2;
       mech_.c_ = ref_.counters;
     }
+    if ((info_.flags & LIESIM_MODEL_RIGID_BODY) && LIESIM_HAS_MEMBER(api, liesim_model_api, rb_to_state)) {
+      rb_.api_ = api;
+      rb_.m_ = ref_.instance;
+      rb_.c_ = ref_.counters;
+      rb_.translation_ = api->rb_translation(ref_.instance);
+    }
 #endif
   }
 
@@ -261,6 +303,7 @@ class Model {
   HomogeneousSpace space_;
   DaeFormulation dae_;
   Mechanics mech_;
+  RigidBodyMechanics rb_;
   liesim_status (*jacobian_)(liesim_model*, double, const double*, double*) = nullptr;
   std::function<void()> release_;
 };

@@ -31,7 +31,7 @@ extern "C" {
 
 /* ABI version. The major changes only with an incompatible boundary; the minor when trailing
  * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model;
- * 2.2: mechanical description of a model, diagnostics of a method. */
+ * 2.2: mechanical description of a model (in R^m, or a rigid body), diagnostics of a method. */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
@@ -117,6 +117,7 @@ typedef struct liesim_model liesim_model; /* an instance, opaque */
 #define LIESIM_MODEL_JACOBIAN 8u       /* jacobian() is available (ABI 2.1) */
 #define LIESIM_MODEL_DAE 16u           /* the dae_* functions are available (ABI 2.1) */
 #define LIESIM_MODEL_MECHANICAL 32u    /* the mech_* functions are available (ABI 2.2) */
+#define LIESIM_MODEL_RIGID_BODY 64u    /* the rb_* functions are available (ABI 2.2) */
 
 typedef struct liesim_model_info {
   uint32_t size;                      /* sizeof(liesim_model_info) as the plugin was built */
@@ -192,6 +193,24 @@ typedef struct liesim_model_api {
   liesim_status (*mech_potential)(liesim_model* m, double t, const double* q, double* U, double* dU_dq, double* dU_dt);
   /* f(t, q, v) (m): forcing, damping, any force not derived from U (zero for a conservative model). */
   liesim_status (*mech_force)(liesim_model* m, double t, const double* q, const double* v, double* f);
+  /* ---- ABI 2.2: a rigid body's mechanical description (LIESIM_MODEL_RIGID_BODY), for Lie group
+   * variational integrators ----
+   * Configuration (R, x) in SO(3) x R^3: R the attitude (body -> space), x the position of the body's
+   * reference point in space; body angular velocity Omega (R' = R hat(Omega)) and body velocity v
+   * (x' = R v). L = 1/2 Omega^T J Omega + 1/2 v^T M v - U(t, R, x) with constant symmetric
+   * positive-definite J and M. A body turning about a fixed point has no (x, v): rb_translation() is 0.
+   * R is 9 values row-major; J and M are 3 x 3 (symmetric). */
+  /* 0 (SO(3): a fixed point) or 3 (SO(3) x R^3). */
+  int32_t (*rb_translation)(liesim_model* m);
+  /* J, and M when rb_translation() is 3. */
+  void (*rb_inertia)(liesim_model* m, double* J, double* M);
+  /* U(t, R, x); the moment (body frame) M = -grad_L U, hat(M) = (dU/dR)^T R - R^T dU/dR; and dU/dx
+   * (space frame; x and dU_dx unused when rb_translation() is 0). */
+  liesim_status (*rb_potential)(liesim_model* m, double t, const double* R, const double* x, double* U, double* moment,
+                                double* dU_dx);
+  /* The state y in the model's layout, from and to (R, x, Omega, v). */
+  void (*rb_from_state)(liesim_model* m, const double* y, double* R, double* x, double* Omega, double* v);
+  void (*rb_to_state)(liesim_model* m, const double* R, const double* x, const double* Omega, const double* v, double* y);
 #endif
 } liesim_model_api;
 

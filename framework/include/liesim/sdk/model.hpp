@@ -107,6 +107,28 @@ class MechanicalSystem {
   }
 };
 
+/// A rigid body's mechanical description (ABI 2.2), for Lie group variational integrators: the
+/// configuration (R, x) in SO(3) x R^3 (or SO(3) alone for a body with a fixed point), body
+/// velocities (Omega, v) with R' = R hat(Omega), x' = R v, and L = 1/2 Omega^T J Omega +
+/// 1/2 v^T M v - U(t, R, x). Calls must not allocate.
+class RigidBodySystem {
+ public:
+  using Matrix3 = Eigen::Matrix3d;
+  using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+  virtual ~RigidBodySystem() = default;
+  /// 0 (SO(3)) or 3 (SO(3) x R^3).
+  virtual int translation() const noexcept = 0;
+  /// J, and M (left untouched when translation() is 0).
+  virtual void inertia(Matrix3& J, Matrix3& M) const noexcept = 0;
+  /// U(t, R, x), the body moment M = -grad_L U (hat(M) = (dU/dR)^T R - R^T dU/dR) and dU/dx (space).
+  virtual Status potential(double t, const RowMajor3& R, const Eigen::Vector3d& x, double& U, Eigen::Vector3d& moment,
+                           Eigen::Vector3d& dU_dx) noexcept = 0;
+  /// (R, x, Omega, v) of a state in the model's layout, and back.
+  virtual void from_state(ConstVec y, RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega, Eigen::Vector3d& v) const noexcept = 0;
+  virtual void to_state(const RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v,
+                        Vec y) const noexcept = 0;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -158,6 +180,8 @@ class Model {
 
   /// The model's mechanical description, or nullptr where it has none (ABI 2.2).
   virtual MechanicalSystem* mechanics() noexcept { return nullptr; }
+  /// The model's rigid-body description, or nullptr where it has none (ABI 2.2).
+  virtual RigidBodySystem* rigid_body() noexcept { return nullptr; }
 
   /// Message of the last non-ok status returned by a hook.
   const std::string& last_error() const noexcept { return last_error_; }

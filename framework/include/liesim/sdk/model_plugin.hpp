@@ -22,6 +22,7 @@ struct ModelInstance {
   DaeFormulation* dae = nullptr;
   MechanicalSystem* mech = nullptr;
   int dof = 0;
+  RigidBodySystem* rb = nullptr;
   std::vector<std::string> names, invariant_names, invariant_docs;
   std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs;
 };
@@ -76,6 +77,7 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
       throw Error("the model's mechanical description has " + std::to_string(s->dof) + " coordinates q, so its state [q, v] needs " +
                   std::to_string(2 * s->dof) + " components, not " + std::to_string(s->n));
   }
+  s->rb = m->rigid_body();
   s->model = std::move(m);
   return reinterpret_cast<liesim_model*>(s.release());
 }
@@ -96,6 +98,7 @@ struct ModelFunctions {
 #endif
 #if LIESIM_ABI_MINOR >= 2
     if (s->mech) flags |= LIESIM_MODEL_MECHANICAL;
+    if (s->rb) flags |= LIESIM_MODEL_RIGID_BODY;
 #endif
     // Fill what both sides know: the host's struct may be older (smaller) or newer than ours.
     liesim_model_info mine{};
@@ -221,6 +224,57 @@ struct ModelFunctions {
     ModelInstance* s = instance(m);
     return report(s, s->mech->force(t, in(q, s->dof), in(v, s->dof), out(f, s->dof)), "the force failed");
   }
+  static int32_t rb_translation(liesim_model* m) noexcept { return instance(m)->rb->translation(); }
+  static void rb_inertia(liesim_model* m, double* J, double* M) noexcept {
+    RigidBodySystem::Matrix3 j, mass = RigidBodySystem::Matrix3::Zero();
+    const RigidBodySystem* rb = instance(m)->rb;
+    rb->inertia(j, mass);
+    Eigen::Map<Eigen::Matrix3d> j_out(J);
+    j_out = j;
+    if (M && rb->translation() == 3) {
+      Eigen::Map<Eigen::Matrix3d> m_out(M);
+      m_out = mass;
+    }
+  }
+  LIESIM_SDK_HOT static liesim_status rb_potential(liesim_model* m, double t, const double* R, const double* x, double* U,
+                                                   double* moment, double* dU_dx) noexcept {
+    ModelInstance* s = instance(m);
+    const bool translation = s->rb->translation() == 3;
+    const RigidBodySystem::RowMajor3 r = Eigen::Map<const RigidBodySystem::RowMajor3>(R);
+    const Eigen::Vector3d position = translation ? Eigen::Vector3d(Eigen::Map<const Eigen::Vector3d>(x)) : Eigen::Vector3d::Zero();
+    Eigen::Vector3d mo, g = Eigen::Vector3d::Zero();
+    const Status st = s->rb->potential(t, r, position, *U, mo, g);
+    Eigen::Map<Eigen::Vector3d> moment_out(moment);
+    moment_out = mo;
+    if (translation && dU_dx) {
+      Eigen::Map<Eigen::Vector3d> grad_out(dU_dx);
+      grad_out = g;
+    }
+    return report(s, st, "the potential failed");
+  }
+  static void rb_from_state(liesim_model* m, const double* y, double* R, double* x, double* Omega, double* v) noexcept {
+    ModelInstance* s = instance(m);
+    RigidBodySystem::RowMajor3 r;
+    Eigen::Vector3d p = Eigen::Vector3d::Zero(), w, u = Eigen::Vector3d::Zero();
+    s->rb->from_state(in(y, s->n), r, p, w, u);
+    Eigen::Map<RigidBodySystem::RowMajor3> r_out(R);
+    Eigen::Map<Eigen::Vector3d> w_out(Omega);
+    r_out = r;
+    w_out = w;
+    if (s->rb->translation() == 3) {
+      Eigen::Map<Eigen::Vector3d> x_out(x), v_out(v);
+      x_out = p;
+      v_out = u;
+    }
+  }
+  static void rb_to_state(liesim_model* m, const double* R, const double* x, const double* Omega, const double* v, double* y) noexcept {
+    ModelInstance* s = instance(m);
+    const bool translation = s->rb->translation() == 3;
+    const RigidBodySystem::RowMajor3 r = Eigen::Map<const RigidBodySystem::RowMajor3>(R);
+    const Eigen::Vector3d p = translation ? Eigen::Vector3d(Eigen::Map<const Eigen::Vector3d>(x)) : Eigen::Vector3d::Zero();
+    const Eigen::Vector3d u = translation ? Eigen::Vector3d(Eigen::Map<const Eigen::Vector3d>(v)) : Eigen::Vector3d::Zero();
+    s->rb->to_state(r, p, Eigen::Map<const Eigen::Vector3d>(Omega), u, out(y, s->n));
+  }
 #endif
 
   /// The model table without `create` (each type adds its own).
@@ -254,6 +308,11 @@ struct ModelFunctions {
     t.mech_mass_matrix = &mech_mass_matrix;
     t.mech_potential = &mech_potential;
     t.mech_force = &mech_force;
+    t.rb_translation = &rb_translation;
+    t.rb_inertia = &rb_inertia;
+    t.rb_potential = &rb_potential;
+    t.rb_from_state = &rb_from_state;
+    t.rb_to_state = &rb_to_state;
 #endif
     return t;
   }

@@ -1,0 +1,342 @@
+// The heavy top as a model class, shared by the heavy_top plugin (three formulations) and the
+// rigid_pendulum plugin (the 3D pendulum of Lee, Leok & McClamroch: the tso3 formulation with its
+// inertia given about the pivot). Header-only, compiled into each plugin.
+#pragma once
+#include <liesim/lie/actions.hpp>
+#include <liesim/lie_space.hpp>
+#include <liesim/manifold_checks.hpp>
+#include <liesim/sdk/model.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+namespace liesim::heavy_top {
+
+using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+
+/// (Q, pi, p, q) under (SO(3) x R^3) x R^6: the tso3 action times translations of (p, q).
+using QuadraticAction = lie::ProductAction<lie::SO3xR3OnTSO3, lie::RnTranslation<6>>;
+
+enum class Formulation { tso3, lie_poisson, quadratic };
+
+/// The physical data, in the form the equations use.
+struct Physics {
+  double mass = 0;
+  Eigen::Matrix3d inertia;      ///< I about the fixed point O, body axes
+  Eigen::Matrix3d inv_inertia;  ///< I^-1
+  Eigen::Vector3d com;          ///< c, O -> centre of mass, body frame
+  Eigen::Vector3d gravity;      ///< g, spatial
+  Eigen::Vector3d mg;           ///< m g
+  Eigen::Vector3d up;           ///< u = -g/|g| (e3 when g = 0)
+  double weight = 0;            ///< m |g|
+  Eigen::Vector3d p0;           ///< -m|g| c, the constant momentum of the quadratic form
+};
+
+inline std::unique_ptr<sdk::HomogeneousSpace> make_space(Formulation f) {
+  switch (f) {
+    case Formulation::tso3: return std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1);
+    case Formulation::lie_poisson: return std::make_unique<PowerSpace<lie::SE3Coadjoint>>(1);
+    case Formulation::quadratic: return std::make_unique<PowerSpace<QuadraticAction>>(1);
+  }
+  return nullptr;
+}
+
+/// ||Q^T Q - I||_F.
+inline double orthogonality_defect(const Eigen::Ref<const RowMajor3>& Q) {
+  return (Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm();
+}
+
+/// The heavy top; in the tso3 formulation it also states its rigid-body description (ABI 2.2:
+/// J about O, U = -m g . (Q c), moment c x Q^T (m g); state [Q, pi] with pi = Q J Omega) for Lie
+/// group variational integrators.
+class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
+ public:
+  HeavyTop(Formulation f, Physics ph, Eigen::VectorXd y0)
+      : sdk::Model(make_space(f)), f_(f), ph_(std::move(ph)), y0_(std::move(y0)) {}
+
+  void initial_state(Vec y) const override { y = y0_; }
+
+  std::vector<std::string> state_names() const override {
+    std::vector<std::string> names;
+    const auto add_Q = [&] {
+      for (int i = 1; i <= 3; ++i)
+        for (int j = 1; j <= 3; ++j) names.push_back(fmt::format("Q{}{}", i, j));
+    };
+    const auto add_vec = [&](const char* v) {
+      for (const char* c : {"x", "y", "z"}) names.push_back(fmt::format("{}_{}", v, c));
+    };
+    switch (f_) {
+      case Formulation::tso3: add_Q(); add_vec("pi"); break;
+      case Formulation::lie_poisson: add_vec("Pi"); add_vec("Gamma"); break;
+      case Formulation::quadratic: add_Q(); add_vec("pi"); add_vec("p"); add_vec("q"); break;
+    }
+    return names;
+  }
+
+  std::vector<InvariantInfo> invariants() const override {
+    const InvariantInfo energy{"energy", "kinetic + potential, J: 1/2 Omega . I Omega - m g . (Q c)"};
+    switch (f_) {
+      case Formulation::tso3:
+        return {energy, {"vertical_momentum", "pi . u, spatial angular momentum along the upward vertical u = -g/|g|"},
+                {"orthogonality", "||Q^T Q - I||_F (0 on SO(3))"}};
+      case Formulation::lie_poisson:
+        return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi + m|g| Gamma . c"},
+                {"gamma_norm", "|Gamma| (Casimir; 1 for Gamma = Q^T u)"},
+                {"pi_dot_gamma", "Pi . Gamma (Casimir; = pi . u, the vertical angular momentum)"}};
+      case Formulation::quadratic:
+        return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi - p . (Q^T u), Pi = Q^T pi"},
+                {"vertical_momentum", "pi . u, spatial angular momentum along the upward vertical u = -g/|g|"},
+                {"orthogonality", "||Q^T Q - I||_F (0 on SO(3))"},
+                {"p_change", "|p - p(0)| (p is constant)"}};
+    }
+    return {};
+  }
+
+  void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
+    if (f_ == Formulation::lie_poisson) {
+      const Eigen::Vector3d Pi = y.head<3>(), G = y.tail<3>();
+      out[0] = 0.5 * Pi.dot(ph_.inv_inertia * Pi) + ph_.weight * G.dot(ph_.com);
+      out[1] = G.norm();
+      out[2] = Pi.dot(G);
+      return;
+    }
+    const Eigen::Map<const RowMajor3> Q(y.data());
+    const Eigen::Vector3d pi = y.segment<3>(9);
+    const Eigen::Vector3d Pi = Q.transpose() * pi;
+    const double kinetic = 0.5 * Pi.dot(ph_.inv_inertia * Pi);
+    if (f_ == Formulation::tso3) {
+      out[0] = kinetic - ph_.mg.dot(Q * ph_.com);
+    } else {
+      const Eigen::Vector3d p = y.segment<3>(12);
+      out[0] = kinetic - p.dot(Q.transpose() * ph_.up);
+      out[3] = (p - ph_.p0).norm();
+    }
+    out[1] = pi.dot(ph_.up);
+    out[2] = orthogonality_defect(Q);
+  }
+
+  std::string check_state(ConstVec y) const override {
+    if (f_ == Formulation::lie_poisson) return {};
+    return rotation_violation(Eigen::Map<const RowMajor3>(y.data()), "Q");
+  }
+
+  RigidBodySystem* rigid_body() noexcept override { return f_ == Formulation::tso3 ? this : nullptr; }
+  int translation() const noexcept override { return 0; }
+  void inertia(Matrix3& J, Matrix3&) const noexcept override { J = ph_.inertia; }
+  Status potential(double, const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d&, double& U, Eigen::Vector3d& moment,
+                   Eigen::Vector3d& dU_dx) noexcept override {
+    U = -ph_.mg.dot(R * ph_.com);
+    moment = ph_.com.cross(R.transpose() * ph_.mg);  // -grad_L U: the torque about O in the body frame
+    dU_dx.setZero();
+    return Status::ok;
+  }
+  void from_state(ConstVec y, RigidBodySystem::RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega,
+                  Eigen::Vector3d& v) const noexcept override {
+    R = Eigen::Map<const RowMajor3>(y.data());
+    Omega = ph_.inv_inertia * (R.transpose() * y.segment<3>(9));
+    x.setZero();
+    v.setZero();
+  }
+  void to_state(const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d&, const Eigen::Vector3d& Omega, const Eigen::Vector3d&,
+                Vec y) const noexcept override {
+    Eigen::Map<RowMajor3>(y.data()) = R;
+    y.segment<3>(9) = R * (ph_.inertia * Omega);
+  }
+
+  bool has_jacobian() const noexcept override { return true; }
+  /// Column c of dF/dy is the exact derivative of F in the direction of the unit vector e_c.
+  Status jacobian(double, ConstVec y, MatRef J) noexcept override {
+    for (Eigen::Index c = 0; c < y.size(); ++c) directional_derivative(y, c, J.col(c));
+    return Status::ok;
+  }
+
+ private:
+  /// omega = Q I^-1 Q^T pi from the (Q, pi) part of a tso3 / quadratic state.
+  Eigen::Vector3d spatial_omega(const Eigen::Map<const RowMajor3>& Q, const Eigen::Vector3d& pi) const {
+    return Q * (ph_.inv_inertia * (Q.transpose() * pi));
+  }
+
+  Status do_generator(double, ConstVec y, Vec xi) noexcept override {
+    switch (f_) {
+      case Formulation::tso3: {
+        const Eigen::Map<const RowMajor3> Q(y.data());
+        xi.head<3>() = spatial_omega(Q, y.segment<3>(9));
+        xi.segment<3>(3) = (Q * ph_.com).cross(ph_.mg);
+        break;
+      }
+      case Formulation::lie_poisson:
+        xi.head<3>() = -(ph_.inv_inertia * y.head<3>());
+        xi.tail<3>() = -ph_.weight * ph_.com;
+        break;
+      case Formulation::quadratic: {
+        const Eigen::Map<const RowMajor3> Q(y.data());
+        const Eigen::Vector3d p = y.segment<3>(12);
+        xi.head<3>() = spatial_omega(Q, y.segment<3>(9));
+        xi.segment<3>(3) = -ph_.up.cross(Q * p);
+        xi.segment<3>(6).setZero();
+        xi.segment<3>(9) = p - Q.transpose() * ph_.up;
+        break;
+      }
+    }
+    return Status::ok;
+  }
+
+  /// dF = (d/ds) F(y + s e_c) at s = 0, from the formulas of do_vector_field (linear in e_c).
+  template <class Column>
+  void directional_derivative(ConstVec y, Eigen::Index c, Column&& dF) const noexcept {
+    dF.setZero();
+    if (f_ == Formulation::lie_poisson) {
+      const Eigen::Vector3d Pi = y.head<3>(), G = y.tail<3>();
+      Eigen::Vector3d dPi = Eigen::Vector3d::Zero(), dG = Eigen::Vector3d::Zero();
+      (c < 3 ? dPi[c] : dG[c - 3]) = 1.0;
+      const Eigen::Vector3d Omega = ph_.inv_inertia * Pi, dOmega = ph_.inv_inertia * dPi;
+      dF.template head<3>() = dPi.cross(Omega) + Pi.cross(dOmega) + ph_.weight * dG.cross(ph_.com);
+      dF.template tail<3>() = dG.cross(Omega) + G.cross(dOmega);
+      return;
+    }
+    const Eigen::Map<const RowMajor3> Q(y.data());
+    const Eigen::Vector3d pi = y.segment<3>(9);
+    Eigen::Matrix3d dQ = Eigen::Matrix3d::Zero();
+    Eigen::Vector3d dpi = Eigen::Vector3d::Zero(), dp = Eigen::Vector3d::Zero();
+    if (c < 9) dQ(c / 3, c % 3) = 1.0;  // row-major, as the state
+    else if (c < 12) dpi[c - 9] = 1.0;
+    else if (c < 15) dp[c - 12] = 1.0;  // (components 15-17, q, do not enter F)
+    // omega = Q D Q^T pi: d omega = dQ D Q^T pi + Q D dQ^T pi + Q D Q^T dpi.
+    const Eigen::Vector3d omega = spatial_omega(Q, pi);
+    const Eigen::Vector3d domega = dQ * (ph_.inv_inertia * (Q.transpose() * pi)) +
+                                   Q * (ph_.inv_inertia * (dQ.transpose() * pi + Q.transpose() * dpi));
+    Eigen::Map<RowMajor3>(dF.data()) = lie::SO3::hat(domega) * Q + lie::SO3::hat(omega) * dQ;
+    if (f_ == Formulation::tso3) {
+      dF.template segment<3>(9) = (dQ * ph_.com).cross(ph_.mg);
+    } else {
+      const Eigen::Vector3d p = y.segment<3>(12);
+      dF.template segment<3>(9) = -ph_.up.cross(dQ * p + Q * dp);
+      dF.template segment<3>(15) = dp - dQ.transpose() * ph_.up;
+    }
+  }
+
+  Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {
+    if (f_ == Formulation::lie_poisson) {
+      const Eigen::Vector3d Pi = y.head<3>(), G = y.tail<3>();
+      const Eigen::Vector3d Omega = ph_.inv_inertia * Pi;
+      dy.head<3>() = Pi.cross(Omega) + ph_.weight * G.cross(ph_.com);
+      dy.tail<3>() = G.cross(Omega);
+      return Status::ok;
+    }
+    const Eigen::Map<const RowMajor3> Q(y.data());
+    const Eigen::Vector3d omega = spatial_omega(Q, y.segment<3>(9));
+    Eigen::Map<RowMajor3>(dy.data()) = lie::SO3::hat(omega) * Q;
+    if (f_ == Formulation::tso3) {
+      dy.segment<3>(9) = (Q * ph_.com).cross(ph_.mg);
+    } else {
+      const Eigen::Vector3d p = y.segment<3>(12);
+      dy.segment<3>(9) = -ph_.up.cross(Q * p);
+      dy.segment<3>(12).setZero();
+      dy.segment<3>(15) = p - Q.transpose() * ph_.up;
+    }
+    return Status::ok;
+  }
+
+  Formulation f_;
+  Physics ph_;
+  Eigen::VectorXd y0_;
+};
+
+/// A 3-vector parameter (exactly 3 finite numbers).
+inline Eigen::Vector3d vector3(const Settings& p, const std::string& key) {
+  const auto v = p.numbers(key, {3});
+  return {v[0], v[1], v[2]};
+}
+
+/// inertia_com: 3 principal values or 9 row-major entries; symmetric positive definite, with
+/// principal moments satisfying the triangle inequalities.
+inline Eigen::Matrix3d inertia_about_com(const Settings& p) {
+  const auto v = p.numbers("inertia_com", {3, 9});
+  Eigen::Matrix3d J = Eigen::Matrix3d::Zero();
+  if (v.size() == 3) {
+    J.diagonal() << v[0], v[1], v[2];
+  } else {
+    J = Eigen::Map<const RowMajor3>(v.data());
+    const double scale = J.cwiseAbs().maxCoeff();
+    const double asym = (J - J.transpose()).cwiseAbs().maxCoeff();
+    if (asym > 1e-12 * scale)
+      throw Error(fmt::format("parameter 'inertia_com': the matrix is not symmetric (max |J_ij - J_ji| = {:.3g}); "
+                              "give 3 principal moments or a symmetric 3x3 matrix, row-major", asym));
+    J = 0.5 * (J + J.transpose()).eval();
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(J, Eigen::EigenvaluesOnly);
+  const Eigen::Vector3d l = eig.eigenvalues();  // ascending
+  if (!(l[0] > 0))
+    throw Error(fmt::format("parameter 'inertia_com': not positive definite (principal moments {:.6g}, {:.6g}, {:.6g}); "
+                            "every principal moment must be > 0", l[0], l[1], l[2]));
+  // Largest moment <= sum of the other two (equality: a planar body); relative slack for round-off.
+  if (l[2] > (l[0] + l[1]) * (1 + 1e-12))
+    throw Error(fmt::format("parameter 'inertia_com': principal moments {:.6g}, {:.6g}, {:.6g} violate the triangle "
+                            "inequality I3 <= I1 + I2 ({:.6g} > {:.6g}): no rigid body has this inertia",
+                            l[0], l[1], l[2], l[2], l[0] + l[1]));
+  return J;
+}
+
+/// Q0: 9 numbers row-major, orthogonal with det 1 within 1e-12.
+inline Eigen::Matrix3d initial_attitude(const Settings& p) {
+  const auto v = p.numbers("Q0", {9});
+  const Eigen::Matrix3d Q = Eigen::Map<const RowMajor3>(v.data());
+  const double d = (Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm();
+  if (d > 1e-12)
+    throw Error(fmt::format("parameter 'Q0': not orthogonal, ||Q0^T Q0 - I||_F = {:.3g} > 1e-12 "
+                            "(give a rotation matrix, 9 values row-major, to about 16 digits)", d));
+  const double det = Q.determinant();
+  if (std::abs(det - 1.0) > 1e-12)
+    throw Error(fmt::format("parameter 'Q0': det Q0 = {:.17g}, must be 1 within 1e-12 (a rotation, not a reflection)", det));
+  return Q;
+}
+
+
+/// The physical data from the mass, the inertia about the fixed point O (body axes), the centre
+/// of mass c (body frame, from O) and the gravity vector (space frame).
+inline Physics physics(double mass, const Eigen::Matrix3d& inertia_about_O, const Eigen::Vector3d& c, const Eigen::Vector3d& gravity) {
+  Physics ph;
+  ph.mass = mass;
+  ph.com = c;
+  ph.gravity = gravity;
+  ph.inertia = inertia_about_O;
+  ph.inv_inertia = ph.inertia.inverse();
+  ph.mg = ph.mass * ph.gravity;
+  const double gn = ph.gravity.norm();
+  ph.up = gn > 0 ? Eigen::Vector3d(-ph.gravity / gn) : Eigen::Vector3d::UnitZ();
+  ph.weight = ph.mass * gn;
+  ph.p0 = -ph.weight * c;
+  return ph;
+}
+
+/// The initial state of a formulation for the attitude Q0 and body angular velocity omega0.
+inline Eigen::VectorXd initial_state(Formulation f, const Physics& ph, const Eigen::Matrix3d& Q0, const Eigen::Vector3d& omega0) {
+  const Eigen::Vector3d Pi0 = ph.inertia * omega0;
+  Eigen::VectorXd y0;
+  const auto put_Q = [&](Eigen::VectorXd& y) { Eigen::Map<RowMajor3>(y.data()) = Q0; };
+  switch (f) {
+    case Formulation::tso3:
+      y0.resize(12);
+      put_Q(y0);
+      y0.segment<3>(9) = Q0 * Pi0;
+      break;
+    case Formulation::lie_poisson:
+      y0.resize(6);
+      y0.head<3>() = Pi0;
+      y0.tail<3>() = Q0.transpose() * ph.up;
+      break;
+    case Formulation::quadratic:
+      y0.resize(18);
+      put_Q(y0);
+      y0.segment<3>(9) = Q0 * Pi0;
+      y0.segment<3>(12) = ph.p0;
+      y0.segment<3>(15).setZero();
+      break;
+  }
+  return y0;
+}
+
+}  // namespace liesim::heavy_top

@@ -1,0 +1,167 @@
+// Lie group variational integrators on SO(3) against the notes' independent check (§7.1) and the
+// thesis (Table 5.1): the Cayley–Newton solve, the fixed LGVI's discrete energy, order, momentum
+// map and orthogonality on the 3D pendulum, and the adaptive LGVI (sequential and exact).
+#include <liesim/fit.hpp>
+#include <liesim/lie/cayley.hpp>
+#include "support/plugins.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+using namespace liesim;
+using Params = std::map<std::string, std::string>;
+
+namespace {
+
+/// The diagnostics after every step (and the step sizes), and the model's invariants at the
+/// outputs.
+class Recorder final : public Observer {
+ public:
+  explicit Recorder(const Model& m) : model_(m), inv_(m.invariant_count()) {}
+  void on_output(double, ConstVec y) override {
+    model_.evaluate_invariants(y, inv_);
+    invariants.push_back(inv_);
+  }
+  void on_step(double, double h, double, bool accepted) override {
+    if (accepted) sizes.push_back(h);
+  }
+  void on_diagnostics(ConstVec d) override { diagnostics.push_back(d); }
+  std::vector<Eigen::VectorXd> diagnostics, invariants;
+  std::vector<double> sizes;
+
+ private:
+  const Model& model_;
+  Eigen::VectorXd inv_;
+};
+
+struct Recorded {
+  std::vector<Eigen::VectorXd> diagnostics, invariants;
+  std::vector<double> sizes;
+  Eigen::VectorXd y;
+  std::string error;
+};
+
+Recorded record(const Params& params, const std::string& method, double t_end, double h, const std::map<std::string, std::string>& options = {},
+                int outputs = 100) {
+  RunRequest q;
+  q.model = "rigid_pendulum";
+  q.parameters = params;
+  q.method = method;
+  q.options = options;
+  q.t_end = t_end;
+  q.step = h;
+  q.solver_outputs = outputs;
+  PreparedRun p = prepare_run(test::registry(), q);
+  Recorder r(*p.model);
+  Recorded out;
+  try {
+    out.y = execute(p, r).y;
+  } catch (const RunFailure& f) {
+    out.error = f.what();
+    out.y = f.partial.y;
+  }
+  out.diagnostics = r.diagnostics;
+  out.invariants = r.invariants;
+  out.sizes = r.sizes;
+  return out;
+}
+
+const Params inverted{{"start", "inverted"}};
+const Params hanging{{"start", "hanging"}};
+
+}  // namespace
+
+TEST_CASE("Cayley–Newton: F J_d - J_d F^T = hat(g) to 1e-14 |g| in <= 8 iterations; the closed form for J = j I") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Eigen::Matrix3d J = Eigen::Vector3d(1, 2.8, 2).asDiagonal();
+  const Eigen::Matrix3d Jd = 0.5 * J.trace() * Eigen::Matrix3d::Identity() - J;
+  int worst = 0;
+  for (int k = 0; k < 200; ++k) {
+    Eigen::Vector3d g(u(rng), u(rng), u(rng));
+    g *= 0.5 * 1.0 * std::abs(u(rng)) / g.norm();  // |g| <= 0.5 lambda_min(J)
+    const lie::CayleySolve s = lie::solve_cayley(J, g);
+    REQUIRE(s.converged);
+    worst = std::max(worst, s.iterations);
+    const Eigen::Matrix3d F = lie::cayley(s.f);
+    CHECK((F * Jd - Jd * F.transpose() - lie::SO3::hat(g)).norm() <= 1e-14 * g.norm());
+    CHECK((F.transpose() * F - Eigen::Matrix3d::Identity()).norm() < 1e-15);
+    CHECK(std::abs(F.determinant() - 1) < 1e-15);
+  }
+  CHECK(worst <= 8);
+  // J = j I: 2 j f / (1 + |f|^2) = g, so f = g (j - sqrt(j^2 - |g|^2)) / |g|^2.
+  const double j = 1.7;
+  const Eigen::Vector3d g(0.3, -0.4, 0.5);
+  const lie::CayleySolve s = lie::solve_cayley(j * Eigen::Matrix3d::Identity(), g);
+  const Eigen::Vector3d exact = g * (j - std::sqrt(j * j - g.squaredNorm())) / g.squaredNorm();
+  CHECK((s.f - exact).norm() < 1e-15);
+}
+
+TEST_CASE("fixed LGVI, inverted 3D pendulum, T = 3: mean discrete energy error 2.01e-5 / 3.22e-6 / 2.01e-7, order 2, momentum map and SO(3) to round-off") {
+  const std::vector<double> hs{1e-3, 4e-4, 1e-4}, expected{2.01e-5, 3.22e-6, 2.01e-7};
+  std::vector<double> mean_error;
+  for (std::size_t k = 0; k < hs.size(); ++k) {
+    const Recorded r = record(inverted, "lgvi", 3.0, hs[k]);
+    REQUIRE(r.error.empty());
+    REQUIRE(!r.diagnostics.empty());
+    double sum = 0, vertical = 0, orthogonality = 0;
+    for (const auto& d : r.diagnostics) sum += std::abs(d[0] - r.diagnostics.front()[0]);
+    for (const auto& i : r.invariants) {
+      vertical = std::max(vertical, std::abs(i[1] - r.invariants.front()[1]));
+      orthogonality += i[2];
+    }
+    mean_error.push_back(sum / static_cast<double>(r.diagnostics.size()));
+    CAPTURE(hs[k]);
+    CHECK(mean_error.back() == doctest::Approx(expected[k]).epsilon(0.15));
+    CHECK(vertical < 1e-12);
+    CHECK(orthogonality / static_cast<double>(r.invariants.size()) < 1e-13);
+  }
+  CHECK(loglog_slope(hs, mean_error) == doctest::Approx(2.0).epsilon(0.05));
+}
+
+TEST_CASE("adaptive LGVI, sequential, 3000 steps: energy to 1e-12, h/h0 in [0.99, 1.01], final h/h0 < 1 hanging and > 1 inverted") {
+  for (const auto& [params, below] : std::vector<std::pair<Params, bool>>{{hanging, true}, {inverted, false}}) {
+    const Recorded r = record(params, "lgvi_adaptive", 3.0, 1e-3);
+    REQUIRE(r.error.empty());
+    REQUIRE(r.sizes.size() > 2990);
+    double de = 0, hmin = 1e9, hmax = 0, vertical = 0;
+    for (const auto& d : r.diagnostics) {
+      de = std::max(de, std::abs(d[1] - r.diagnostics.front()[1]));
+      hmin = std::min(hmin, d[0] / 1e-3);
+      hmax = std::max(hmax, d[0] / 1e-3);
+    }
+    for (const auto& i : r.invariants) vertical = std::max(vertical, std::abs(i[1] - r.invariants.front()[1]));
+    CAPTURE(params.begin()->second);
+    CHECK(de < 1e-12);
+    CHECK(hmin >= 0.99);
+    CHECK(hmax <= 1.01);
+    CHECK((below ? r.sizes.back() / 1e-3 < 1 : r.sizes.back() / 1e-3 > 1));
+    CHECK(vertical < 1e-12);
+  }
+}
+
+TEST_CASE("adaptive LGVI, exact solve: residuals below 1e-12 for 200 steps, then a clean, reported stop when the root is lost") {
+  const Recorded r = record(hanging, "lgvi_adaptive", 3.0, 1e-3, {{"solve", "converged"}});
+  REQUIRE(r.diagnostics.size() > 200);
+  for (std::size_t k = 0; k < 200; ++k) {
+    CHECK(r.diagnostics[k][2] < 1e-12);  // momentum (Cayley) residual
+    CHECK(r.diagnostics[k][3] < 1e-12);  // energy residual
+  }
+  CHECK(r.error.find("no positive root") != std::string::npos);
+  CHECK(r.diagnostics.size() > 400);  // the notes' check: lost near step 500-550
+  CHECK(r.diagnostics.size() < 700);
+  CHECK(r.y.allFinite());
+}
+
+TEST_CASE("LGVI refuses a model without a rigid-body description; heavy_top (tso3) runs under it") {
+  CHECK_THROWS_WITH_AS(test::run("double_well", {}, "lgvi", 1, 0.1), doctest::Contains("rigid-body description"), Error);
+  CHECK_THROWS_WITH_AS(test::run("heavy_top", {{"formulation", "lie_poisson"}}, "lgvi", 1, 0.1), doctest::Contains("rigid-body description"),
+                       Error);
+  const Eigen::VectorXd a = test::run("heavy_top", {}, "lgvi", 0.1, 1e-4).y;
+  const Eigen::VectorXd b = test::run("heavy_top", {}, "rkmk5", 0.1, 1e-4).y;
+  CHECK((a - b).norm() < 1e-3);
+}
