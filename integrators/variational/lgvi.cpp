@@ -43,40 +43,40 @@ Status LgviCore::prepare(double t, const RigidState& s) noexcept {
   return st;
 }
 
-Status LgviCore::step(double t, double h, const RigidState& s, const Eigen::Vector3d* f_given) noexcept {
-  const Eigen::Vector3d v = translation_ ? Eigen::Vector3d(Minv_ * (s.R.transpose() * s.gamma - 0.5 * h * (s.R.transpose() * dUx_)))
-                                         : Eigen::Vector3d::Zero();
-  const Eigen::Vector3d Mv = M_ * v;
-  const Eigen::Vector3d coupling = translation_ ? Eigen::Vector3d(Mv.cross(v)) : Eigen::Vector3d::Zero();
+Status LgviCore::step(double t, double h, const RigidState& s) noexcept {
+  v_ = translation_ ? Eigen::Vector3d(Minv_ * (s.R.transpose() * s.gamma - 0.5 * h * (s.R.transpose() * dUx_)))
+                    : Eigen::Vector3d::Zero();
+  const Eigen::Vector3d Mv = M_ * v_;
+  const Eigen::Vector3d coupling = translation_ ? Eigen::Vector3d(Mv.cross(v_)) : Eigen::Vector3d::Zero();
   const Eigen::Vector3d g = h * s.Pi + 0.5 * h * h * moment_ + h * h * coupling;
-  iterations_ = 0;
-  if (f_given) {
-    f_ = *f_given;
-  } else {
-    const lie::CayleySolve c = lie::solve_cayley(J_, g);
-    iterations_ = c.iterations;
-    model_->counters().newton_iters += c.iterations;
-    if (!c.converged) {
-      ++model_->counters().newton_fails;
-      return Status::recoverable;
-    }
-    f_ = c.f;
+  const lie::CayleySolve c = lie::solve_cayley(J_, g);
+  iterations_ = c.iterations;
+  model_->counters().newton_iters += c.iterations;
+  if (!c.converged) {
+    ++model_->counters().newton_fails;
+    return Status::recoverable;
   }
+  f_ = c.f;
+  next_.R = s.R * lie::cayley(f_);
+  next_.x = s.x + h * (s.R * v_);
+  const Status st = rb_->potential(t + h, next_.R, next_.x, U1_, moment1_, dUx1_);
+  if (st != Status::ok) return st;
+  if (!translation_) dUx1_.setZero();
+  rescale(h, s);
+  return Status::ok;
+}
+
+void LgviCore::rescale(double h, const RigidState& s) noexcept {
+  const Eigen::Vector3d Mv = M_ * v_;
+  const Eigen::Vector3d coupling = translation_ ? Eigen::Vector3d(Mv.cross(v_)) : Eigen::Vector3d::Zero();
+  const Eigen::Vector3d g = h * s.Pi + 0.5 * h * h * moment_ + h * h * coupling;
   residual_ = lie::cayley_residual(J_, g, f_).lpNorm<Eigen::Infinity>();
   const Eigen::Matrix3d F = lie::cayley(f_);
-  next_.R = s.R * F;
-  next_.x = s.x + h * (s.R * v);
-  double U1 = 0.0;
-  Eigen::Vector3d moment1, dUx1;
-  const Status st = rb_->potential(t + h, next_.R, next_.x, U1, moment1, dUx1);
-  if (st != Status::ok) return st;
-  if (!translation_) dUx1.setZero();
-  next_.Pi = F.transpose() * (s.Pi + 0.5 * h * moment_ + h * coupling) + 0.5 * h * moment1;
-  next_.gamma = translation_ ? Eigen::Vector3d(s.R * Mv - 0.5 * h * dUx1) : Eigen::Vector3d::Zero();
+  next_.Pi = F.transpose() * (s.Pi + 0.5 * h * moment_ + h * coupling) + 0.5 * h * moment1_;
+  next_.gamma = translation_ ? Eigen::Vector3d(s.R * Mv - 0.5 * h * dUx1_) : Eigen::Vector3d::Zero();
   trace_ = lie::cayley_kinetic(J_, f_);
-  other_ = 0.5 * v.dot(Mv) + 0.5 * (U_ + U1);
+  other_ = 0.5 * v_.dot(Mv) + 0.5 * (U_ + U1_);
   energy_ = trace_ / (h * h) + other_;
-  return Status::ok;
 }
 
 Status LgviStepper::init(Model& model, std::string& error) noexcept {
@@ -152,15 +152,13 @@ Status LgviAdaptiveSolver::take_step() noexcept {
     target_ = core_.energy();
     residual_e_ = 0.0;
   } else if (sequential_) {
-    Eigen::Vector3d f;
     for (int pass = 0; pass < passes_; ++pass) {
       if (solve_at(h_) != Status::ok) return fail("the Cayley equation did not converge");
-      f = core_.f();
       const double rest = target_ - core_.other_energy();
       if (!(rest > 0) || !(core_.rotational_action() > 0)) return fail("the energy equation has no positive root h");
       h_ = std::sqrt(core_.rotational_action() / rest);
     }
-    if (core_.step(t_, h_, s_, &f) != Status::ok) return fail("the update failed");
+    core_.rescale(h_, s_);
     residual_e_ = std::abs(core_.energy() - target_);
   } else {
     // Secant iterations on r(h) = E_d(h) - E, the Cayley equation solved exactly at every h.
@@ -218,15 +216,17 @@ Status LgviAdaptiveSolver::advance(double t_out, Vec y_out) noexcept {
     y_out = y_;
     return Status::ok;
   }
-  // Between steps: R along R_k Cay(s f) (on SO(3)); x and the spatial momenta R Pi, gamma linearly,
-  // so that every momentum map of a spatial symmetry (e.g. the vertical angular momentum
-  // e3^T R Pi) keeps the value it has at both steps.
+  // Between steps: R along R_k Cay(s f) (on SO(3)); x, the spatial linear momentum gamma and the
+  // spatial angular momentum about the origin R Pi + x x gamma linearly, so that every momentum
+  // map of a spatial symmetry (e.g. the vertical angular momentum) keeps the value it has at both
+  // steps.
   const double s = (t_out - t_prev_) / (t_ - t_prev_);
+  const auto angular = [](const RigidState& r) -> Eigen::Vector3d { return r.R * r.Pi + r.x.cross(r.gamma); };
   RigidState mid;
   mid.R = prev_.R * lie::cayley(s * core_.f());
   mid.x = (1 - s) * prev_.x + s * s_.x;
-  mid.Pi = mid.R.transpose() * ((1 - s) * (prev_.R * prev_.Pi) + s * (s_.R * s_.Pi));
   mid.gamma = (1 - s) * prev_.gamma + s * s_.gamma;
+  mid.Pi = mid.R.transpose() * ((1 - s) * angular(prev_) + s * angular(s_) - mid.x.cross(mid.gamma));
   core_.to_model(mid, y_out);
   return Status::ok;
 }

@@ -33,9 +33,12 @@ class LgviCore {
   void to_model(const RigidState& s, Vec y) const noexcept;
   /// Evaluate the step from s at t with size h; the potential at s is taken from prepare().
   Status prepare(double t, const RigidState& s) noexcept;
-  /// With prepare() done for (t, s): solve for f at h (exact Cayley solve), or with `f_given`
-  /// reuse an f (the sequential variant's last solve); fills next(), energy(), residual().
-  Status step(double t, double h, const RigidState& s, const Eigen::Vector3d* f_given = nullptr) noexcept;
+  /// With prepare() done for (t, s): solve for f at h (exact Cayley solve); fills next(),
+  /// energy(), residual().
+  Status step(double t, double h, const RigidState& s) noexcept;
+  /// The sequential variant's update: keep the last step's f, R1, v, x1 and U1 and recompute what
+  /// depends on the step size with `h` (Pi1, gamma1, E_d and the Cayley residual at h).
+  void rescale(double h, const RigidState& s) noexcept;
   const RigidState& next() const noexcept { return next_; }
   /// E_d of the step, its kinetic part 2 f^T J f / (1 + |f|^2) (times 1/h^2 in E_d), the rest.
   double energy() const noexcept { return energy_; }
@@ -52,8 +55,8 @@ class LgviCore {
   Model* model_ = nullptr;
   bool translation_ = false;
   Eigen::Matrix3d J_, M_, Minv_;
-  double U_ = 0.0, energy_ = 0.0, trace_ = 0.0, other_ = 0.0, residual_ = 0.0;
-  Eigen::Vector3d moment_, dUx_, f_;
+  double U_ = 0.0, U1_ = 0.0, energy_ = 0.0, trace_ = 0.0, other_ = 0.0, residual_ = 0.0;
+  Eigen::Vector3d moment_, dUx_, f_, v_, moment1_, dUx1_;
   RigidState next_;
   int iterations_ = 0;
   std::string error_;
