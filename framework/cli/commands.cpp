@@ -159,7 +159,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
         j["invariants"] = inv;
         j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
                              {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
-                             {"mechanical", m->mechanics() != nullptr}};
+                             {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr}};
       }
       std::cout << j.dump(2) << "\n";
       return 0;
@@ -177,6 +177,9 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
       if (m->dae_formulation()) caps.push_back("DAE formulation");
       if (m->space().can_project()) caps.push_back("projection onto M");
       if (m->mechanics()) caps.push_back(fmt::format("mechanical description (Lagrangian in R^{}: variational methods)", m->mechanics()->dof()));
+      if (m->rigid_body())
+        caps.push_back(m->rigid_body()->translation() ? "rigid-body description on SO(3) x R^3 (Lie group variational methods)"
+                                                      : "rigid-body description on SO(3) (Lie group variational methods)");
       fmt::print("capabilities: {}\n", caps.empty() ? std::string("(none beyond f and F)") : fmt::format("{}", fmt::join(caps, ", ")));
     } else {
       fmt::print("(default parameters rejected: {})\n", error);

@@ -56,8 +56,8 @@ class VariationalFamily final : public sdk::IntegratorFamily {
     MethodInfo hg{"hermite_galerkin", "Hermite one-step Galerkin method: cubic Hermite trajectory, equation of motion tested with 1 and (2t - h)/h",
                   4, 0, false, false, {}, false};
     hg.diagnostics = {residual};
-    MethodInfo lgvi{"lgvi", "Lie group variational integrator (Lee–Leok–McClamroch) on SO(3), or SO(3) x R^3 with body velocities: "
-                            "Cayley map, fixed step",
+    MethodInfo lgvi{"lgvi", "Lie group variational integrator (Lee–Leok–McClamroch) on SO(3) (order 2), or SO(3) x R^3 with body "
+                            "velocities (order 1 with an anisotropic mass matrix, as in the source): Cayley map, fixed step",
                     2, 0, true, false, {}, false};
     lgvi.diagnostics = {{"discrete_energy", "discrete energy of the step E_d = 2 f^T J f / ((1 + |f|^2) h^2) + 1/2 v^T M v + (U_k + U_k+1)/2 "
                                             "(Sharma 2020 (5.29), (6.51)); bounded without drift by the fixed step", true},
