@@ -2,6 +2,7 @@
 // (Sharma 2020, seed 001, ch. 2–4), for models with a mechanical description (ABI 2.2).
 #include "hermite_stepper.hpp"
 #include "lgvi.hpp"
+#include "optimisation.hpp"
 #include "vi_adaptive.hpp"
 #include "vi_stepper.hpp"
 
@@ -70,7 +71,15 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                                  lgvi.diagnostics[0],
                                  lgvi.diagnostics[1],
                                  {"residual_energy", "|E_d(h_k) - E_0|, the energy equation's residual", false}};
-    std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg, lgvi, lgvi_adaptive};
+    const DiagnosticInfo clamped{"clamped", "1 when SAGD's asin argument |g|/j exceeded 1 and was clamped in this step, else 0", false};
+    MethodInfo gd{"gd", "gradient descent on SO(3): R1 = R exp(h D^-1 M(R)), the overdamped limit of a damped rigid body (Sharma 2020 (7.23))",
+                  1, 0, true, false, {clamped}, false};
+    MethodInfo agd{"agd", "accelerated gradient descent on SO(3): symplectic Euler of the damped rigid body (Sharma 2020 (7.24)-(7.25))",
+                   1, 0, true, false, {clamped}, false};
+    MethodInfo sagd{"sagd", "symplectic accelerated gradient descent: the damped LGVI with the potential at the right end point "
+                            "(Sharma 2020 (7.33)-(7.37))",
+                    1, 0, true, false, {clamped}, false};
+    std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg, lgvi, lgvi_adaptive, gd, agd, sagd};
     for (auto& m : all) m.needs_mechanics = true;
     return all;
   }
@@ -88,7 +97,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                 {"max_steps", "10000000", "", "steps allowed before the run ends with an error"}});
       return o;
     }
-    if (method == "lgvi") return {};
+    if (method == "lgvi" || method == "gd" || method == "agd" || method == "sagd") return {};
     if (method == "lgvi_adaptive")
       return {{"solve", "sequential", "", "sequential: `passes` rounds of {Cayley solve at the current h; h from the energy equation at "
                                           "that f}, then the update (the thesis's variant; its momentum residual is reported); "
@@ -106,6 +115,9 @@ class VariationalFamily final : public sdk::IntegratorFamily {
   sdk::Stepper* create_stepper(const std::string& method, const Settings& o, std::string& error) const noexcept override {
     try {
       if (method == "lgvi") return new LgviStepper();
+      if (method == "gd") return new DescentStepper(Descent::gd);
+      if (method == "agd") return new DescentStepper(Descent::agd);
+      if (method == "sagd") return new DescentStepper(Descent::sagd);
       const double tol = o.positive("newton_tol");
       const int iters = static_cast<int>(o.integer("max_iters", 1, 1000));
       if (method == "vi_midpoint" || method == "vi_trapezoidal")

@@ -42,25 +42,38 @@ TEST_CASE("no heap allocation per step, for every method, on the pendulum chain 
 }
 
 TEST_CASE("no heap allocation per step for the variational methods (and the adaptive ones' own steps)") {
+  // Each method on every model with the description it needs (a Lagrangian in R^n, a rigid body,
+  // a damped rigid body): the ones it accepts, at least one.
+  using Cases = std::vector<std::pair<std::string, std::map<std::string, std::string>>>;
+  const Cases models{{"double_well", {}},
+                     {"harmonic_oscillator", {{"zeta", "0.02"}, {"F0", "0.5"}, {"omega", "1.5"}}},
+                     {"rigid_pendulum", {{"start", "inverted"}}},
+                     {"heavy_top", {{"omega0", "0,2,0.5"}}},
+                     {"trace_function", {{"eta", "0.05"}}}};
   int methods = 0;
   for (const auto& p : test::registry().plugins()) {
     if (!p.integrator) continue;
     for (const auto& m : p.integrator->methods()) {
       if (!m.needs_mechanics) continue;
       ++methods;
-      // Lie group variational methods need a rigid body; the others a Lagrangian in R^n.
-      const bool rigid = m.name.rfind("lgvi", 0) == 0;
-      using Cases = std::vector<std::pair<std::string, std::map<std::string, std::string>>>;
-      for (const auto& [model, params] :
-           rigid ? Cases{{"rigid_pendulum", {{"start", "inverted"}}}, {"heavy_top", {{"omega0", "0,2,0.5"}}}}
-                 : Cases{{"double_well", {}}, {"harmonic_oscillator", {{"zeta", "0.02"}, {"F0", "0.5"}, {"omega", "1.5"}}}}) {
+      int accepted = 0;
+      for (const auto& [model, params] : models) {
         CAPTURE(m.name);
         CAPTURE(model);
-        const long short_run = allocations_of_run(model, params, m, 0.5, 0.01);
+        long short_run = 0;
+        try {
+          short_run = allocations_of_run(model, params, m, 0.5, 0.01);
+        } catch (const Error& e) {
+          if (std::string(e.what()).find("description") == std::string::npos) throw;
+          continue;  // the model lacks the description this method needs
+        }
+        ++accepted;
         const long long_run = allocations_of_run(model, params, m, 2.0, 0.01);
         CHECK(long_run == short_run);
       }
+      CAPTURE(m.name);
+      CHECK(accepted >= 1);
     }
   }
-  CHECK(methods == 7);
+  CHECK(methods == 10);
 }

@@ -6,6 +6,7 @@
 #include "support/plugins.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <numeric>
@@ -240,4 +241,66 @@ TEST_CASE("LGVI on SE(3), underwater vehicle, T = 10: first order in energy (1.1
     CAPTURE(method);
     CHECK(momentum < 1e-9);
   }
+}
+
+namespace {
+
+/// Iterations until f(R) - f* < 1e-10, and the number of clamped steps, for one descent method.
+std::pair<int, int> descent(const std::string& method, const Params& params, double h) {
+  RunRequest q;
+  q.model = "trace_function";
+  q.parameters = params;
+  q.method = method;
+  q.t_end = 200 * h;
+  q.step = h;
+  PreparedRun run = prepare_run(test::registry(), q);
+  Recorder r(*run.model);
+  execute(run, r);
+  int first = -1, clamped = 0;
+  for (std::size_t k = 0; k < r.invariants.size(); ++k)
+    if (first < 0 && r.invariants[k][0] < 1e-10) first = static_cast<int>(k);
+  for (const auto& d : r.diagnostics) clamped += d[0] > 0;
+  CHECK(std::abs(r.invariants.back()[0]) < 1e-12);  // f* = -67.007691852580 reached
+  return {first, clamped};
+}
+
+}  // namespace
+
+TEST_CASE("optimisation on SO(3) as integration: GD 20, AGD 16, SAGD 14 iterations to f* = -67.007691852580 (notes §5.7)") {
+  const auto model = test::make_model("trace_function");
+  CHECK(model->invariants()[0].doc.find("-67.0076918525") != std::string::npos);
+  // The thesis's parameters as model parameters: GD alpha = h eta / gamma = 0.024; AGD h = j = sqrt(0.024),
+  // mu = 1 - h gamma / j = 0.05, eps = h^2 eta / j = 0.024; SAGD j = h = sqrt(0.125), eta = 2h, gamma = 0.909.
+  const double ha = std::sqrt(0.024);
+  const auto [gd, gd_clamped] = descent("gd", {{"eta", "1"}, {"gamma", "1"}}, 0.024);
+  const auto [agd, agd_clamped] = descent("agd", {{"j", fmt::format("{:.17g}", ha)}, {"eta", fmt::format("{:.17g}", ha)}, {"gamma", "0.95"}}, ha);
+  const auto [sagd, sagd_clamped] = descent("sagd", {}, std::sqrt(0.125));
+  CHECK(gd == 20);
+  CHECK(agd == 16);
+  CHECK(sagd == 14);
+  CHECK(gd_clamped + agd_clamped == 0);
+  CHECK(sagd_clamped >= 1);  // |g|/j > 1 in an early step: clamped and reported
+}
+
+TEST_CASE("agd and sagd converge at order 1 to the damped rigid body; gd at order 1 to its gradient flow") {
+  const Params p{{"a", "0.3,0.2,-0.1"}};
+  const Eigen::VectorXd ref = test::run("trace_function", p, "rkmk5", 1.0, 1e-4).y;
+  const std::vector<double> hs{0.01, 0.005, 0.0025};
+  for (const std::string m : {"agd", "sagd"}) {
+    std::vector<double> err;
+    for (double h : hs) err.push_back((test::run("trace_function", p, m, 1.0, h).y - ref).norm());
+    CAPTURE(m);
+    CHECK(loglog_slope(hs, err) == doctest::Approx(1.0).epsilon(0.1));
+  }
+  // gd: the differences of successive halvings shrink like h (self-convergence), on a slow flow
+  // (eta / gamma = 0.01: the gradient flow has not reached f* at T = 1).
+  const Params slow{{"a", "0.3,0.2,-0.1"}, {"eta", "0.01"}, {"gamma", "1"}};
+  std::vector<double> diff;
+  Eigen::VectorXd previous = test::run("trace_function", slow, "gd", 1.0, 0.02).y;
+  for (double h : hs) {
+    const Eigen::VectorXd y = test::run("trace_function", slow, "gd", 1.0, h).y;
+    diff.push_back((y - previous).norm());
+    previous = y;
+  }
+  CHECK(loglog_slope(hs, diff) == doctest::Approx(1.0).epsilon(0.1));
 }

@@ -156,6 +156,11 @@ class RigidBodyMechanics {
   void to_state(const RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v, Vec y) const noexcept {
     api_->rb_to_state(m_, R.data(), x.data(), Omega.data(), v.data(), y.data());
   }
+  /// The non-conservative body torque and spatial force.
+  Status forces(double t, const RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v,
+                Eigen::Vector3d& torque, Eigen::Vector3d& force) const noexcept {
+    return to_status(api_->rb_forces(m_, t, R.data(), x.data(), Omega.data(), v.data(), torque.data(), force.data()));
+  }
 #endif
 
  private:
@@ -288,7 +293,7 @@ class Model {
       mech_.m_dof_ = info_.point_size / 2;
       mech_.c_ = ref_.counters;
     }
-    if ((info_.flags & LIESIM_MODEL_RIGID_BODY) && LIESIM_HAS_MEMBER(api, liesim_model_api, rb_to_state)) {
+    if ((info_.flags & LIESIM_MODEL_RIGID_BODY) && LIESIM_HAS_MEMBER(api, liesim_model_api, rb_forces)) {
       rb_.api_ = api;
       rb_.m_ = ref_.instance;
       rb_.c_ = ref_.counters;

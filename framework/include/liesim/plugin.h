@@ -211,6 +211,10 @@ typedef struct liesim_model_api {
   /* The state y in the model's layout, from and to (R, x, Omega, v). */
   void (*rb_from_state)(liesim_model* m, const double* y, double* R, double* x, double* Omega, double* v);
   void (*rb_to_state)(liesim_model* m, const double* R, const double* x, const double* Omega, const double* v, double* y);
+  /* Non-conservative forces: the body torque and the spatial force at (t, R, x, Omega, v)
+   * (dissipation; zero for a conservative body; force unused when rb_translation() is 0). */
+  liesim_status (*rb_forces)(liesim_model* m, double t, const double* R, const double* x, const double* Omega, const double* v,
+                             double* torque, double* force);
 #endif
 } liesim_model_api;
 

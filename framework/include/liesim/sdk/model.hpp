@@ -127,6 +127,14 @@ class RigidBodySystem {
   virtual void from_state(ConstVec y, RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega, Eigen::Vector3d& v) const noexcept = 0;
   virtual void to_state(const RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v,
                         Vec y) const noexcept = 0;
+  /// Non-conservative body torque and spatial force (dissipation); default none.
+  virtual Status forces(double t, const RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v,
+                        Eigen::Vector3d& torque, Eigen::Vector3d& force) noexcept {
+    (void)t, (void)R, (void)x, (void)Omega, (void)v;
+    torque.setZero();
+    force.setZero();
+    return Status::ok;
+  }
 };
 
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.

@@ -275,6 +275,23 @@ struct ModelFunctions {
     const Eigen::Vector3d u = translation ? Eigen::Vector3d(Eigen::Map<const Eigen::Vector3d>(v)) : Eigen::Vector3d::Zero();
     s->rb->to_state(r, p, Eigen::Map<const Eigen::Vector3d>(Omega), u, out(y, s->n));
   }
+  LIESIM_SDK_HOT static liesim_status rb_forces(liesim_model* m, double t, const double* R, const double* x, const double* Omega,
+                                                const double* v, double* torque, double* force) noexcept {
+    ModelInstance* s = instance(m);
+    const bool translation = s->rb->translation() == 3;
+    const RigidBodySystem::RowMajor3 r = Eigen::Map<const RigidBodySystem::RowMajor3>(R);
+    const Eigen::Vector3d p = translation ? Eigen::Vector3d(Eigen::Map<const Eigen::Vector3d>(x)) : Eigen::Vector3d::Zero();
+    const Eigen::Vector3d u = translation ? Eigen::Vector3d(Eigen::Map<const Eigen::Vector3d>(v)) : Eigen::Vector3d::Zero();
+    Eigen::Vector3d tau, f = Eigen::Vector3d::Zero();
+    const Status st = s->rb->forces(t, r, p, Eigen::Map<const Eigen::Vector3d>(Omega), u, tau, f);
+    Eigen::Map<Eigen::Vector3d> tau_out(torque);
+    tau_out = tau;
+    if (translation && force) {
+      Eigen::Map<Eigen::Vector3d> f_out(force);
+      f_out = f;
+    }
+    return report(s, st, "the forces failed");
+  }
 #endif
 
   /// The model table without `create` (each type adds its own).
@@ -313,6 +330,7 @@ struct ModelFunctions {
     t.rb_potential = &rb_potential;
     t.rb_from_state = &rb_from_state;
     t.rb_to_state = &rb_to_state;
+    t.rb_forces = &rb_forces;
 #endif
     return t;
   }
