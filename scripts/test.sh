@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: install dependencies, build, run every test with CTest.
+# The whole test suite: install dependencies, build, run every test with CTest, fuzz the parsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-cd build
-ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" --timeout 900
+(cd build && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" --timeout 900)
+# The input parsers under libFuzzer, 60 s each (tests/fuzz/README.md).
+scripts/fuzz.sh 60
