@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake libboost-dev libboost-program-options-dev libeigen3-dev libsundials-dev
           libfmt-dev doctest-dev nlohmann-json3-dev libtomlplusplus-dev python3 python3-matplotlib valgrind clang
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
