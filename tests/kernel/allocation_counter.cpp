@@ -1,15 +1,9 @@
-// Replacement of malloc/calloc/realloc that forwards to glibc and counts while enabled.
+// Counts heap allocations while enabled: a replacement of malloc/calloc/realloc that forwards to
+// glibc, or, under AddressSanitizer (whose malloc it cannot replace), the sanitizer's hooks.
 #include "allocation_counter.hpp"
 
 #include <atomic>
 #include <cstdlib>
-
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void* __libc_memalign(std::size_t, std::size_t);
-}
 
 namespace {
 std::atomic<bool> counting{false};
@@ -18,6 +12,22 @@ void note() {
   if (counting.load(std::memory_order_relaxed)) count.fetch_add(1, std::memory_order_relaxed);
 }
 }  // namespace
+
+#if defined(__SANITIZE_ADDRESS__)
+// Under AddressSanitizer malloc belongs to the sanitizer: count through its allocation hooks.
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*)(const volatile void*, std::size_t), void (*)(const volatile void*));
+namespace {
+void on_malloc(const volatile void*, std::size_t) { note(); }
+void on_free(const volatile void*) {}
+[[maybe_unused]] const int hooks_installed = __sanitizer_install_malloc_and_free_hooks(&on_malloc, &on_free);
+}  // namespace
+#else
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+}
 
 extern "C" {
 void* malloc(std::size_t n) {
@@ -46,6 +56,7 @@ int posix_memalign(void** p, std::size_t a, std::size_t n) {
   return *p ? 0 : 12;
 }
 }
+#endif
 
 namespace liesim::test {
 long allocations() { return count.load(); }
