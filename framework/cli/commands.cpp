@@ -113,18 +113,28 @@ int list(const Registry& registry, bool as_json) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
+  // Columns as wide as their longest entry.
+  std::size_t model_width = 0, method_width = 0, family_width = 0;
+  for (const auto& e : entries) {
+    if (!e.probe.manifest) continue;
+    if (e.probe.manifest->kind == PluginKind::model) model_width = std::max(model_width, e.probe.manifest->name.size());
+    if (e.probe.manifest->kind != PluginKind::integrator) continue;
+    family_width = std::max(family_width, e.probe.manifest->name.size() + 1 + e.probe.manifest->version.size());
+    for (const auto& m : e.metadata.value("methods", json::array()))
+      method_width = std::max(method_width, m.value("name", std::string()).size());
+  }
   fmt::print("models:\n");
   for (const auto& e : entries)
     if (e.probe.manifest && e.probe.manifest->kind == PluginKind::model)
-      fmt::print("  {:<18} {:<8} {}\n", e.probe.manifest->name, e.probe.manifest->version, e.probe.manifest->summary);
+      fmt::print("  {:<{}} {:<8} {}\n", e.probe.manifest->name, model_width, e.probe.manifest->version, e.probe.manifest->summary);
   fmt::print("integrators (method, order[/embedded], family):\n");
   for (const auto& e : entries) {
     if (!e.probe.manifest || e.probe.manifest->kind != PluginKind::integrator) continue;
     for (const auto& m : e.metadata.value("methods", json::array())) {
       const int order = m.value("order", 0), embedded = m.value("embedded_order", 0);
-      fmt::print("  {:<24} {:<6} {:<14} {}\n", m.value("name", std::string()),
+      fmt::print("  {:<{}} {:<6} {:<{}} {}\n", m.value("name", std::string()), method_width,
                  embedded ? fmt::format("{}/{}", order, embedded) : std::to_string(order),
-                 e.probe.manifest->name + " " + e.probe.manifest->version, m.value("summary", std::string()));
+                 e.probe.manifest->name + " " + e.probe.manifest->version, family_width, m.value("summary", std::string()));
     }
   }
   bool failed = false;
