@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 namespace liesim::double_well {
 
@@ -54,7 +55,10 @@ class DoubleWellType final : public sdk::ModelTypeBase<DoubleWellType> {
   std::unique_ptr<sdk::Model> make(const Settings& p) const {
     const double m = p.number("m");
     if (!(m > 0) || !std::isfinite(m)) throw Error(fmt::format("parameter 'm': mass {} must be positive and finite", m));
-    return std::make_unique<DoubleWell>(m, p.number("q0"), p.number("v0"));
+    const double q0 = p.number("q0"), v0 = p.number("v0");
+    for (const auto& [name, v] : {std::pair<const char*, double>{"q0", q0}, {"v0", v0}})
+      if (!std::isfinite(v)) throw Error(fmt::format("parameter '{}' must be finite (got {})", name, v));
+    return std::make_unique<DoubleWell>(m, q0, v0);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 namespace liesim::duffing {
 
@@ -61,10 +62,11 @@ class DuffingType final : public sdk::ModelTypeBase<DuffingType> {
   }
   std::string conventions() const override { return conventions_text; }
   std::unique_ptr<sdk::Model> make(const Settings& p) const {
-    const double alpha = p.number("alpha"), beta = p.number("beta"), delta = p.number("delta");
-    for (const auto& [name, v] : {std::pair<const char*, double>{"alpha", alpha}, {"beta", beta}, {"delta", delta}})
+    const double alpha = p.number("alpha"), beta = p.number("beta"), delta = p.number("delta"), q0 = p.number("q0"), v0 = p.number("v0");
+    for (const auto& [name, v] :
+         {std::pair<const char*, double>{"alpha", alpha}, {"beta", beta}, {"delta", delta}, {"q0", q0}, {"v0", v0}})
       if (!std::isfinite(v)) throw Error(fmt::format("parameter '{}' must be finite (got {})", name, v));
-    return std::make_unique<Duffing>(alpha, beta, delta, p.number("q0"), p.number("v0"));
+    return std::make_unique<Duffing>(alpha, beta, delta, q0, v0);
   }
 };
 

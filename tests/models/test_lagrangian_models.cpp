@@ -2,24 +2,45 @@
 // tight run of another method, the mechanical description against the vector field, the
 // invariants, and the parameter errors.
 #include "support/plugins.hpp"
+// The malloc-counting replacement (as in test_heavy_top): counting is off except inside the
+// allocation test.
+#include "kernel/allocation_counter.cpp"
+#include <support/run_allocations.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <functional>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace liesim;
 using Params = std::map<std::string, std::string>;
 
 TEST_CASE("harmonic_oscillator: exact solution equals a tight dopri45 run (forced, damped, negative damping, resonance)") {
-  for (const Params& p : std::vector<Params>{{{"F0", "1"}, {"omega", "0.2"}},
-                                             {{"F0", "1"}, {"omega", "10"}},
+  double worst = 0;
+  for (const Params& p : std::vector<Params>{{{"F0", "1"}, {"omega", "0.2"}},                       // sigma = 0.1
+                                             {{"F0", "1"}, {"omega", "10"}},                        // sigma = 5
                                              {{"zeta", "0.05"}, {"F0", "0.7"}, {"omega", "1.3"}, {"v0", "0.4"}},
                                              {{"zeta", "-0.05"}, {"q0", "0.3"}},
+                                             {{"zeta", "-0.05"}, {"F0", "0.6"}, {"omega", "0.2"}, {"v0", "-0.2"}},
+                                             {{"zeta", "0.9999"}, {"F0", "1"}, {"omega", "0.5"}},  // nearly critical
+                                             {{"zeta", "1"}, {"F0", "1"}, {"omega", "2"}},         // critical
                                              {{"zeta", "1.5"}, {"F0", "2"}, {"omega", "3"}},
-                                             {{"F0", "0.5"}, {"omega", "2"}}}) {  // undamped resonance (w_n = 2)
+                                             {{"zeta", "0.3"}, {"F0", "1"}, {"omega", "0"}},       // constant force
+                                             {{"F0", "0.5"}, {"omega", "2"}},                     // undamped resonance (w_n = 2)
+                                             {{"F0", "0.5"}, {"omega", "2.000001"}},              // near resonance
+                                             {{"k", "2"}, {"F0", "0.5"}, {"omega", "1.4142135623730951"}},  // omega^2 = k/m + 1 ulp
+                                             {{"zeta", "1e-3"}, {"F0", "0.5"}, {"omega", "2"}},   // lightly damped resonance
+                                             {{"m", "0.5"}, {"k", "3"}, {"zeta", "0.2"}, {"F0", "-1.5"}, {"omega", "2.4"}, {"q0", "-0.3"}}}) {
+    std::string label;
+    for (const auto& [k, v] : p) label += k + "=" + v + " ";
+    CAPTURE(label);
     const auto model = test::make_model("harmonic_oscillator", p);
     Eigen::VectorXd y0(2), exact(2);
     model->initial_state(y0);
@@ -27,45 +48,90 @@ TEST_CASE("harmonic_oscillator: exact solution equals a tight dopri45 run (force
     CHECK((exact - y0).norm() < 1e-15);
     REQUIRE(model->exact_solution(7.0, exact) == Status::ok);
     const Eigen::VectorXd y = test::run("harmonic_oscillator", p, "dopri45", 7.0, 0, 1e-12, 1e-12).y;
-    CAPTURE(p.begin()->first);
-    CHECK((y - exact).norm() < 1e-9);
+    const double err = (y - exact).norm();
+    CAPTURE(err);
+    CHECK(err < 1e-9);
+    worst = std::max(worst, err);
+  }
+  MESSAGE("harmonic_oscillator: max |y_dopri45 - y_exact| at t = 7 over 14 parameter sets = ", worst);
+}
+
+TEST_CASE("harmonic_oscillator: the exact solution is continuous through resonance and settles on the steady state") {
+  Eigen::VectorXd a(2), b(2), y(2);
+  // omega -> w_n: no 1/(k - m omega^2) blow-up, the limit is the resonant solution.
+  test::make_model("harmonic_oscillator", {{"F0", "0.5"}, {"omega", "2"}})->exact_solution(30.0, a);
+  for (const char* w : {"2.0000000000000004", "1.9999999999999998", "2.000000001"}) {
+    test::make_model("harmonic_oscillator", {{"F0", "0.5"}, {"omega", w}})->exact_solution(30.0, b);
+    CAPTURE(w);
+    CHECK((a - b).norm() < 1e-7 * (1 + a.norm()));
+  }
+  // zeta -> 0 at resonance: the damped formula tends to the undamped one.
+  test::make_model("harmonic_oscillator", {{"F0", "0.5"}, {"omega", "2"}, {"zeta", "1e-12"}})->exact_solution(30.0, b);
+  CHECK((a - b).norm() < 1e-9 * (1 + a.norm()));
+  // Long times with damping: finite and equal to A cos(wt) + B sin(wt) once the transient is gone.
+  for (const char* zeta : {"0.5", "1", "2"}) {
+    const double m = 1, k = 4, c = 2 * std::stod(zeta) * 2, w = 1.3, F0 = 0.8, t = 2000;
+    test::make_model("harmonic_oscillator", {{"zeta", zeta}, {"F0", "0.8"}, {"omega", "1.3"}})->exact_solution(t, y);
+    const double det = k - m * w * w, D = det * det + c * w * c * w, A = F0 * det / D, B = F0 * c * w / D;
+    CAPTURE(zeta);
+    CHECK(std::abs(y[0] - (A * std::cos(w * t) + B * std::sin(w * t))) < 1e-13);
+    CHECK(std::abs(y[1] - w * (B * std::cos(w * t) - A * std::sin(w * t))) < 1e-13);
   }
 }
 
 TEST_CASE("the mechanical description is the model's vector field: F = [v, M^-1 (-dU/dq + f)], dU/dq = dU/dq by differences") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
-  for (const auto& [name, p] : std::vector<std::pair<std::string, Params>>{
-           {"double_well", {{"m", "2.5"}}},
-           {"duffing", {{"alpha", "-1"}, {"beta", "2"}, {"delta", "0.1"}}},
-           {"harmonic_oscillator", {{"m", "1.5"}, {"k", "3"}, {"zeta", "0.2"}, {"F0", "0.8"}, {"omega", "2.5"}}}}) {
-    CAPTURE(name);
-    auto model = test::make_model(name, p);
+  using Eom = std::function<double(double t, double q, double v)>;  // q'' from the textbook equation of motion
+  struct Case {
+    std::string name;
+    Params p;
+    double mass;
+    Eom eom;
+  };
+  const double c = 2 * 0.2 * std::sqrt(3 * 1.5);
+  double worst_F = 0, worst_dU = 0;
+  for (const Case& k : std::vector<Case>{
+           {"double_well", {{"m", "2.5"}}, 2.5, [](double, double q, double) { return (q - 2 * q * q * q) / 2.5; }},
+           {"duffing", {{"alpha", "-1"}, {"beta", "2"}, {"delta", "0.1"}}, 1, [](double, double q, double v) { return -0.1 * v + q - 2 * q * q * q; }},
+           {"duffing", {{"alpha", "1.5"}, {"beta", "-0.5"}, {"delta", "0"}}, 1, [](double, double q, double v) { return -1.5 * q + 0.5 * q * q * q + 0 * v; }},
+           {"harmonic_oscillator", {{"m", "1.5"}, {"k", "3"}, {"zeta", "0.2"}, {"F0", "0.8"}, {"omega", "2.5"}}, 1.5,
+            [c](double t, double q, double v) { return (0.8 * std::cos(2.5 * t) - c * v - 3 * q) / 1.5; }}}) {
+    CAPTURE(k.name);
+    auto model = test::make_model(k.name, k.p);
     REQUIRE(model->prepare() == Status::ok);
     const Mechanics* mech = model->mechanics();
     REQUIRE(mech != nullptr);
     REQUIRE(mech->dof() == 1);
     Eigen::MatrixXd M(1, 1);
     mech->mass_matrix(M);
-    for (int k = 0; k < 20; ++k) {
+    CHECK(M(0, 0) == k.mass);
+    for (int i = 0; i < 20; ++i) {
       const double t = 3 * std::abs(u(rng));
       Eigen::VectorXd y(2), F(2), g(1), gp(1), gm(1), f(1);
       y << u(rng), u(rng);
       REQUIRE(model->vector_field(t, y, F) == Status::ok);
-      double U = 0, dt = 0, Up = 0, Um = 0;
+      double U = 0, dt = 1, Up = 0, Um = 0;
       REQUIRE(mech->potential(t, y.head(1), U, g, dt) == Status::ok);
+      CHECK(dt == 0);
       REQUIRE(mech->force(t, y.head(1), y.tail(1), f) == Status::ok);
-      CHECK(std::abs(F[0] - y[1]) < 1e-15);
-      CHECK(std::abs(F[1] - (f[0] - g[0]) / M(0, 0)) < 1e-14 * (1 + std::abs(F[1])));
+      CHECK(F[0] == y[1]);
+      const double dF = std::abs(F[1] - (f[0] - g[0]) / M(0, 0)) / (1 + std::abs(F[1]));
+      CHECK(dF < 1e-14);
+      CHECK(std::abs(F[1] - k.eom(t, y[0], y[1])) < 1e-14 * (1 + std::abs(F[1])));
       const double e = 1e-6;
       Eigen::VectorXd q = y.head(1);
       q[0] += e;
       REQUIRE(mech->potential(t, q, Up, gp, dt) == Status::ok);
       q[0] -= 2 * e;
       REQUIRE(mech->potential(t, q, Um, gm, dt) == Status::ok);
-      CHECK(std::abs((Up - Um) / (2 * e) - g[0]) < 1e-7 * (1 + std::abs(g[0])));
+      const double dU = std::abs((Up - Um) / (2 * e) - g[0]) / (1 + std::abs(g[0]));
+      CHECK(dU < 1e-7);
+      worst_F = std::max(worst_F, dF);
+      worst_dU = std::max(worst_dU, dU);
     }
   }
+  MESSAGE("mechanics vs vector field: max rel |F_v - M^-1(f - dU/dq)| = ", worst_F, ", max rel |central difference of U - dU/dq| = ", worst_dU);
 }
 
 TEST_CASE("energy: conserved by a tight run without forces, lost with damping; double_well is duffing(alpha -1, beta 2, delta 0)") {
@@ -78,20 +144,86 @@ TEST_CASE("energy: conserved by a tight run without forces, lost with damping; d
     m->evaluate_invariants(y, e1);
     return e1[0] - e0[0];
   };
-  CHECK(std::abs(energy_drift("double_well", {{"q0", "0.5"}})) < 1e-10);
-  CHECK(std::abs(energy_drift("duffing", {{"delta", "0"}})) < 1e-10);
-  CHECK(energy_drift("duffing", {{"delta", "0.1"}}) < -1e-3);
+  const double well_in = energy_drift("double_well", {{"q0", "0.5"}});
+  const double well_over = energy_drift("double_well", {{"q0", "0"}, {"v0", "0.5"}});
+  const double duffing0 = energy_drift("duffing", {{"delta", "0"}});
+  const double duffing1 = energy_drift("duffing", {{"delta", "0.1"}});
+  const double sho = energy_drift("harmonic_oscillator", {{"m", "1"}, {"k", "1"}});
+  CHECK(std::abs(well_in) < 1e-10);
+  CHECK(std::abs(well_over) < 1e-10);
+  CHECK(std::abs(duffing0) < 1e-10);
+  CHECK(std::abs(sho) < 1e-10);
+  CHECK(duffing1 < -1e-3);
+  CHECK(energy_drift("duffing", {{"delta", "0.025"}}) > duffing1);  // less damping, less loss
   CHECK(energy_drift("harmonic_oscillator", {{"zeta", "0.1"}}) < -1e-3);
   CHECK(energy_drift("harmonic_oscillator", {{"zeta", "-0.05"}}) > 1e-3);
+  MESSAGE("energy change over [0, 20] (dopri45, rtol 1e-12): double_well in-well ", well_in, ", over the barrier ", well_over,
+          ", duffing delta 0 ", duffing0, ", delta 0.1 ", duffing1, ", harmonic oscillator (m = k = 1) ", sho);
   const Eigen::VectorXd a = test::run("double_well", {{"q0", "0.5"}, {"v0", "0.1"}}, "rk4", 10.0, 1e-3).y;
   const Eigen::VectorXd b = test::run("duffing", {{"alpha", "-1"}, {"beta", "2"}, {"delta", "0"}, {"q0", "0.5"}, {"v0", "0.1"}}, "rk4", 10.0, 1e-3).y;
   CHECK((a - b).norm() < 1e-14);
+  MESSAGE("double_well vs duffing(-1, 2, 0), rk4 h = 1e-3 to t = 10: |difference| = ", (a - b).norm());
 }
 
 TEST_CASE("Lagrangian models: bad parameters are refused with the parameter named") {
   CHECK_THROWS_WITH_AS(test::make_model("double_well", {{"m", "0"}}), doctest::Contains("parameter 'm'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("double_well", {{"m", "-1"}}), doctest::Contains("parameter 'm'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("double_well", {{"q0", "inf"}}), doctest::Contains("parameter 'q0'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"m", "0"}}), doctest::Contains("parameter 'm'"), Error);
   CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"k", "-1"}}), doctest::Contains("parameter 'k'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"k", "0"}}), doctest::Contains("parameter 'k'"), Error);
   CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"zeta", "-1"}}), doctest::Contains("parameter 'zeta'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"zeta", "inf"}}), doctest::Contains("parameter 'zeta'"), Error);
   CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"omega", "-2"}}), doctest::Contains("parameter 'omega'"), Error);
-  CHECK_THROWS_WITH_AS(test::make_model("duffing", {{"delta", "nan"}}), doctest::Contains("delta"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"F0", "nan"}}), doctest::Contains("parameter 'F0'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("harmonic_oscillator", {{"v0", "-inf"}}), doctest::Contains("parameter 'v0'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("duffing", {{"delta", "nan"}}), doctest::Contains("parameter 'delta'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("duffing", {{"beta", "inf"}}), doctest::Contains("parameter 'beta'"), Error);
+  CHECK_THROWS_WITH_AS(test::make_model("duffing", {{"q0", "nan"}}), doctest::Contains("parameter 'q0'"), Error);
+  // Allowed: negative damping down to (not including) -1, overdamped, negative alpha / beta.
+  CHECK_NOTHROW(test::make_model("harmonic_oscillator", {{"zeta", "-0.999"}}));
+  CHECK_NOTHROW(test::make_model("harmonic_oscillator", {{"zeta", "3"}}));
+  CHECK_NOTHROW(test::make_model("duffing", {{"alpha", "1"}, {"beta", "-0.5"}, {"delta", "-0.01"}}));
+}
+
+TEST_CASE("Lagrangian models: conventions text (with MECHANICS) in the README verbatim, parameters documented") {
+  for (const char* name : {"double_well", "duffing", "harmonic_oscillator"}) {
+    CAPTURE(name);
+    const auto& type = *test::registry().model(name).model;
+    const std::string text = type.conventions();
+    for (const std::string key : {"SPACE", "GROUP", "ACTION", "GENERATOR", "EMBEDDING", "MECHANICS", "INVARIANTS", "PARAMETERS", "SOURCE"}) {
+      CAPTURE(key);
+      CHECK((text.rfind(key + " ", 0) == 0 || text.find("\n" + key + " ") != std::string::npos));  // starts a line of the block
+    }
+    CHECK(text.find("Sharma") != std::string::npos);
+    std::ifstream in(std::string(LIESIM_TEST_SOURCE_DIR) + "/models/" + name + "/README.md");
+    std::stringstream readme;
+    readme << in.rdbuf();
+    CHECK_MESSAGE(readme.str().find(text) != std::string::npos, "models/", name, "/README.md must contain conventions() verbatim");
+    for (const auto& spec : type.parameters()) {
+      CAPTURE(spec.name);
+      CHECK(!spec.doc.empty());
+      CHECK(readme.str().find("| `" + spec.name + "` | " + spec.default_value + " | " + spec.unit + " | " + spec.doc + " |") != std::string::npos);
+    }
+    const auto model = test::make_model(name);
+    REQUIRE(model->state_names() == std::vector<std::string>{"q", "v"});
+  }
+}
+
+TEST_CASE("Lagrangian models: no heap allocation per step under every kernel method") {
+  int runs = 0;
+  for (const auto& p : test::registry().plugins()) {
+    if (!p.integrator) continue;
+    for (const auto& m : p.integrator->methods()) {
+      if (m.self_controlled || m.needs_mechanics) continue;  // variational methods: tests/kernel/test_allocation.cpp
+      for (const auto& [model, params] : std::vector<std::pair<std::string, Params>>{
+               {"double_well", {}}, {"duffing", {}}, {"harmonic_oscillator", {{"zeta", "0.1"}, {"F0", "1"}, {"omega", "1.5"}}}}) {
+        CAPTURE(m.name);
+        CAPTURE(model);
+        CHECK(test::allocations_of_run(model, params, m, 2.0, 0.01) == test::allocations_of_run(model, params, m, 0.5, 0.01));
+        ++runs;
+      }
+    }
+  }
+  CHECK(runs > 20);
 }
