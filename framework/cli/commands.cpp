@@ -169,7 +169,8 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
         j["invariants"] = inv;
         j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
                              {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
-                             {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr}};
+                             {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},
+                             {"hamiltonian", m->hamiltonian() != nullptr}};
       }
       std::cout << j.dump(2) << "\n";
       return 0;
@@ -190,6 +191,10 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
       if (m->rigid_body())
         caps.push_back(m->rigid_body()->translation() ? "rigid-body description on SO(3) x R^3 (Lie group variational methods)"
                                                       : "rigid-body description on SO(3) (Lie group variational methods)");
+      if (const auto* ham = m->hamiltonian())
+        caps.push_back(ham->group_size() ? fmt::format("Hamiltonian description on T*G, dim g = {} (symplectic Lie group methods)", ham->algebra_dim())
+                                         : fmt::format("reduced Hamiltonian description on g*, dim g = {} (symplectic Lie group methods)",
+                                                       ham->algebra_dim()));
       fmt::print("capabilities: {}\n", caps.empty() ? std::string("(none beyond f and F)") : fmt::format("{}", fmt::join(caps, ", ")));
     } else {
       fmt::print("(default parameters rejected: {})\n", error);
@@ -205,7 +210,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
   }
   const auto& [family, info] = found;
   const auto options = family->integrator->options(name);
-  const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options();
+  const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
   if (as_json) {
     json j = {{"kind", "integrator"}, {"name", info.name}, {"family", family->name}, {"version", family->version},
               {"summary", info.summary}, {"order", info.order}, {"embedded_order", info.embedded_order},
@@ -226,7 +231,8 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
              info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
              info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
   if (info.needs_mechanics)
-    fmt::print("runs models with a mechanical description (a Lagrangian; `liesim describe MODEL` lists it among the capabilities)\n");
+    fmt::print("runs models with a mechanical description (a Lagrangian, a rigid body or a Hamiltonian on T*G, as the method's summary "
+               "says; `liesim describe MODEL` lists them among the capabilities)\n");
   print_settings("options (--option KEY=VALUE)", options);
   print_settings("step-control options (--option KEY=VALUE)", control);
   if (!info.diagnostics.empty()) {

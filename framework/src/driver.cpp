@@ -23,6 +23,16 @@ std::vector<SettingSpec> step_control_options() {
   };
 }
 
+std::vector<SettingSpec> step_control_options(const std::vector<SettingSpec>& family) {
+  std::vector<SettingSpec> out;
+  for (auto& s : step_control_options()) {
+    bool shadowed = false;
+    for (const auto& f : family) shadowed = shadowed || f.name == s.name;
+    if (!shadowed) out.push_back(std::move(s));
+  }
+  return out;
+}
+
 namespace {
 double number_or_inf(const Settings& s, const std::string& key) {
   const std::string& t = s.text(key);

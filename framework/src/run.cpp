@@ -16,7 +16,7 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
 
   // Options are the family's plus, for kernel-driven methods, the kernel's step control.
   const auto family_specs = family->integrator->options(r.method);
-  const auto control_specs = info.self_controlled ? std::vector<SettingSpec>{} : step_control_options();
+  const auto control_specs = info.self_controlled ? std::vector<SettingSpec>{} : step_control_options(family_specs);
   std::vector<SettingSpec> all = family_specs;
   all.insert(all.end(), control_specs.begin(), control_specs.end());
   const std::string what = fmt::format("option of method '{}'", r.method);

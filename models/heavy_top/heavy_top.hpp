@@ -49,13 +49,77 @@ inline double orthogonality_defect(const Eigen::Ref<const RowMajor3>& Q) {
   return (Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm();
 }
 
+/// The Hamiltonian description (ABI 2.3) of the tso3 formulation: T*SO(3) right-trivialised,
+/// g = Q, mu = pi, H = 1/2 pi . Q I^-1 Q^T pi - m g . (Q c):
+///   dH/dpi = omega = Q I^-1 Q^T pi,   R_Q^* dH/dQ = omega x pi - tau,  tau = (Q c) x (m g),
+/// so that pi' = -R^* dH/dQ - ad*_omega pi = tau (ad*_omega pi = -omega x pi), Q' = hat(omega) Q.
+class Tso3Hamiltonian final : public sdk::HamiltonianOn<lie::SO3> {
+ public:
+  explicit Tso3Hamiltonian(const Physics& ph) : ph_(ph) {}
+  void from_state(ConstVec y, Vec g, Vec mu) const noexcept override {
+    g = y.head<9>();
+    mu = y.segment<3>(9);
+  }
+  void to_state(ConstVec g, ConstVec mu, Vec y) const noexcept override {
+    y.head<9>() = g;
+    y.segment<3>(9) = mu;
+  }
+  Status gradient(double, ConstVec g, ConstVec mu, Vec dH_dmu, Vec dH_dg) noexcept override {
+    const Eigen::Map<const RowMajor3> Q(g.data());
+    const Eigen::Vector3d pi = mu;
+    const Eigen::Vector3d omega = Q * (ph_.inv_inertia * (Q.transpose() * pi));
+    dH_dmu = omega;
+    dH_dg = omega.cross(pi) - (Q * ph_.com).cross(ph_.mg);
+    return Status::ok;
+  }
+
+ private:
+  const Physics& ph_;
+};
+
+/// The Hamiltonian description (ABI 2.3) of the quadratic formulation (thesis (2.3.20)-(2.3.23),
+/// "SLGIKK"): T*(SO(3) x R^3) right-trivialised, g = (Q, q), mu = (pi, p),
+/// H = 1/2 pi . Q I^-1 Q^T pi + 1/2 |p - Q^T u|^2 - 1/2 |Q^T u|^2:
+///   dH/dmu = (omega, p - Q^T u),   R^* dH/dg = (omega x pi + u x Q p, 0),
+/// so that pi' = -u x Q p, p' = 0, q' = p - Q^T u.
+class QuadraticHamiltonian final : public sdk::HamiltonianOn<lie::Product<lie::SO3, lie::Rn<3>>> {
+ public:
+  explicit QuadraticHamiltonian(const Physics& ph) : ph_(ph) {}
+  void from_state(ConstVec y, Vec g, Vec mu) const noexcept override {
+    g.head<9>() = y.head<9>();
+    g.tail<3>() = y.segment<3>(15);
+    mu = y.segment<6>(9);
+  }
+  void to_state(ConstVec g, ConstVec mu, Vec y) const noexcept override {
+    y.head<9>() = g.head<9>();
+    y.segment<6>(9) = mu;
+    y.segment<3>(15) = g.tail<3>();
+  }
+  Status gradient(double, ConstVec g, ConstVec mu, Vec dH_dmu, Vec dH_dg) noexcept override {
+    const Eigen::Map<const RowMajor3> Q(g.data());
+    const Eigen::Vector3d pi = mu.head<3>(), p = mu.tail<3>();
+    const Eigen::Vector3d omega = Q * (ph_.inv_inertia * (Q.transpose() * pi));
+    dH_dmu.head<3>() = omega;
+    dH_dmu.tail<3>() = p - Q.transpose() * ph_.up;
+    dH_dg.head<3>() = omega.cross(pi) + ph_.up.cross(Q * p);
+    dH_dg.tail<3>().setZero();
+    return Status::ok;
+  }
+
+ private:
+  const Physics& ph_;
+};
+
 /// The heavy top; in the tso3 formulation it also states its rigid-body description (ABI 2.2:
 /// J about O, U = -m g . (Q c), moment c x Q^T (m g); state [Q, pi] with pi = Q J Omega) for Lie
 /// group variational integrators.
 class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
  public:
   HeavyTop(Formulation f, Physics ph, Eigen::VectorXd y0)
-      : sdk::Model(make_space(f)), f_(f), ph_(std::move(ph)), y0_(std::move(y0)) {}
+      : sdk::Model(make_space(f)), f_(f), ph_(std::move(ph)), y0_(std::move(y0)) {
+    if (f == Formulation::tso3) ham_ = std::make_unique<Tso3Hamiltonian>(ph_);
+    if (f == Formulation::quadratic) ham_ = std::make_unique<QuadraticHamiltonian>(ph_);
+  }
 
   void initial_state(Vec y) const override { y = y0_; }
 
@@ -124,6 +188,7 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
   }
 
   RigidBodySystem* rigid_body() noexcept override { return f_ == Formulation::tso3 ? this : nullptr; }
+  sdk::HamiltonianSystem* hamiltonian() noexcept override { return ham_.get(); }
   int translation() const noexcept override { return 0; }
   void inertia(Matrix3& J, Matrix3&) const noexcept override { J = ph_.inertia; }
   Status potential(double, const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d&, double& U, Eigen::Vector3d& moment,
@@ -243,6 +308,7 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
   Formulation f_;
   Physics ph_;
   Eigen::VectorXd y0_;
+  std::unique_ptr<sdk::HamiltonianSystem> ham_;  ///< tso3 and quadratic (ABI 2.3)
 };
 
 /// A 3-vector parameter (exactly 3 finite numbers).

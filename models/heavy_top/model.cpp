@@ -38,6 +38,12 @@ EMBEDDING   tso3:        [Q11 Q12 Q13 Q21 .. Q33 (Q row-major), pi_x pi_y pi_z] 
             Pi' = Pi x Omega + m|g| Gamma x c, Gamma' = Gamma x Omega;
             quadratic: Q' = hat(omega) Q, pi' = -u x Q p, p' = 0, q' = p - Q^T u.
             Exact Jacobian dF/dy (every formulation) for implicit solvers.
+HAMILTONIAN (symplectic Lie group methods, ABI 2.3) right-trivialised T*G, ad*_w m = -w x m:
+            tso3:      g = Q, mu = pi, H = 1/2 pi . omega - m g . (Q c); dH/dpi = omega,
+                       R_Q^* dH/dQ = omega x pi - tau.
+            quadratic: G = SO(3) x R^3, g = (Q, q), mu = (pi, p), H = 1/2 pi . omega
+                       + 1/2 |p - Q^T u|^2 - 1/2 |Q^T u|^2; dH/dmu = (omega, p - Q^T u),
+                       R^* dH/dg = (omega x pi + u x Q p, 0) (thesis (2.3.20)-(2.3.23)).
 INVARIANTS  energy (J) = 1/2 Omega . I Omega - m g . (Q c)    [tso3; as 1/2 Pi . I^-1 Pi with Pi = Q^T pi]
                        = 1/2 Pi . I^-1 Pi + m|g| Gamma . c      [lie_poisson]
                        = 1/2 Pi . I^-1 Pi - p . (Q^T u)         [quadratic; = the same at p = p(0)]
@@ -48,7 +54,8 @@ INVARIANTS  energy (J) = 1/2 Omega . I Omega - m g . (Q c)    [tso3; as 1/2 Pi .
 PARAMETERS  mass m (kg), inertia_com (kg m^2, about the centre of mass, body axes; 3 principal values
             or 9 row-major), com c (m, O -> centre of mass, body frame), gravity g (m/s^2, spatial
             vector including 9.81), omega0 = Omega(0) (rad/s, body frame), Q0 = Q(0) (9, row-major).
-            Inertia about O (parallel-axis theorem): I = I_com + m (|c|^2 I_3 - c c^T).
+            Inertia about O (parallel-axis theorem): I = I_com + m (|c|^2 I_3 - c c^T); with
+            inertia_point = pivot, I = the given inertia (the thesis's literal use of its data).
             u = -g/|g|, the unit upward vertical (e3 for the default g; e3 if g = 0).
             Pi(0) = I omega0, pi(0) = Q0 Pi(0), Gamma(0) = Q0^T u, p(0) = -m|g| c, q(0) = 0.
             Gravity sign: the thesis prints Gamma0 = (0, 0, -9.81) for its upward axis, which reverses
@@ -72,6 +79,9 @@ class HeavyTopType final : public sdk::ModelTypeBase<HeavyTopType> {
         {"inertia_com", "0.234375,0.46875,0.234375", "kg m^2",
          "inertia about the centre of mass, body axes: 3 principal moments or 9 values (symmetric, row-major); "
          "positive definite, triangle inequalities"},
+        {"inertia_point", "com", "", "point about which inertia_com is given: com (the centre of mass; the parallel-axis theorem gives "
+                                     "the inertia about O) | pivot (the fixed point O itself: the thesis's literal data, I = diag(0.234375, "
+                                     "0.46875, 0.234375) about O with com = 0,2,0)"},
         {"com", "0,1,0", "m", "centre of mass in the body frame, from the fixed point"},
         {"gravity", "0,0,-9.81", "m/s^2", "gravity vector, spatial frame (points down)"},
         {"omega0", "0,150,-4.61538", "rad/s", "initial body angular velocity Omega(0)"},
@@ -87,9 +97,10 @@ class HeavyTopType final : public sdk::ModelTypeBase<HeavyTopType> {
     const Eigen::Matrix3d J = inertia_about_com(p);
     const Eigen::Vector3d c = vector3(p, "com");
     const double mass = p.positive("mass");
-    // Parallel axis: the inertia about the fixed point O.
-    Physics ph = physics(mass, J + mass * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose()), c,
-                         vector3(p, "gravity"));
+    // Parallel axis: the inertia about the fixed point O (unless given about O).
+    const bool about_pivot = p.choice("inertia_point", {"com", "pivot"}) == "pivot";
+    const Eigen::Matrix3d I_O = about_pivot ? J : Eigen::Matrix3d(J + mass * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose()));
+    Physics ph = physics(mass, I_O, c, vector3(p, "gravity"));
     Eigen::VectorXd y0 = initial_state(f, ph, initial_attitude(p), vector3(p, "omega0"));
     return std::make_unique<HeavyTop>(f, std::move(ph), std::move(y0));
   }

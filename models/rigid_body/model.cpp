@@ -16,14 +16,40 @@ GENERATOR   f(y) = -I^{-1} y, so that psi_*(f(y))|_y = y x I^{-1} y (Euler's equ
             prints f = +I^{-1} y with a sign error (errata 2): that would reverse time.
 EMBEDDING   state [y1, y2, y3] in R^3; F(y) = y x I^{-1} y; exact Jacobian dF/dy = hat(y) I^{-1} - hat(I^{-1} y)
             for implicit solvers.
+HAMILTONIAN (symplectic Lie group methods, ABI 2.3) reduced on so(3)*: mu = y, no group element;
+            dH/dmu = -I^-1 y, dH/dg = 0, so that -ad*_{dH/dmu} y = y x I^-1 y (ad*_w m = -w x m):
+            the body momentum of a left-invariant H has the + sign of thesis (2.3.9), written
+            with -H in the right-trivialised form of the capability (the generator's sign, errata 2).
 INVARIANTS  energy H = 1/2 (y1^2/I1 + y2^2/I2 + y3^2/I3); norm = |y| (Casimir).
 PARAMETERS  principal moments of inertia I = (I1, I2, I3) > 0; initial momentum y0.
 SOURCE      thesis of E. Cokaj, Example 2 (1.2.3)-(1.2.5), Fig. 1.2, and Example 10.)";
 
+/// The reduced Hamiltonian description (ABI 2.3) on so(3)*: mu = y, no group element. The body
+/// momentum of a left-invariant H moves by y' = +ad*_{dH/dy} y (thesis (2.3.9), + sign), the
+/// capability's equation has the minus sign of the right-trivialised form, so the model states
+/// dH/dmu = -I^-1 y (H replaced by -H, the same sign as its generator, errata 2) and dH/dg = 0:
+/// -ad*_{-I^-1 y} y = -I^-1 y x y = y x I^-1 y.
+class RigidBodyHamiltonian final : public sdk::HamiltonianOn<lie::SO3> {
+ public:
+  explicit RigidBodyHamiltonian(const Eigen::Vector3d& inv_inertia) : sdk::HamiltonianOn<lie::SO3>(true), inv_inertia_(inv_inertia) {}
+  void from_state(ConstVec y, Vec, Vec mu) const noexcept override { mu = y; }
+  void to_state(ConstVec, ConstVec mu, Vec y) const noexcept override { y = mu; }
+  Status gradient(double, ConstVec, ConstVec mu, Vec dH_dmu, Vec dH_dg) noexcept override {
+    dH_dmu = -inv_inertia_.cwiseProduct(mu);
+    dH_dg.setZero();
+    return Status::ok;
+  }
+
+ private:
+  Eigen::Vector3d inv_inertia_;
+};
+
 class RigidBody final : public sdk::Model {
  public:
   RigidBody(const Eigen::Vector3d& inertia, const Eigen::Vector3d& y0)
-      : sdk::Model(std::make_unique<PowerSpace<lie::SO3Coadjoint>>(1)), inv_inertia_(inertia.cwiseInverse()), y0_(y0) {}
+      : sdk::Model(std::make_unique<PowerSpace<lie::SO3Coadjoint>>(1)), inv_inertia_(inertia.cwiseInverse()), y0_(y0),
+        ham_(inv_inertia_) {}
+  sdk::HamiltonianSystem* hamiltonian() noexcept override { return &ham_; }
 
   void initial_state(Vec y) const override { y = y0_; }
   std::vector<std::string> state_names() const override { return {"y1", "y2", "y3"}; }
@@ -54,6 +80,7 @@ class RigidBody final : public sdk::Model {
 
   Eigen::Vector3d inv_inertia_;
   Eigen::Vector3d y0_;
+  RigidBodyHamiltonian ham_;
 };
 
 class RigidBodyType final : public sdk::ModelTypeBase<RigidBodyType> {

@@ -21,6 +21,8 @@ EMBEDDING   F(R, pi) = (hat(omega) R, tau) in R^12.
 MECHANICS   rigid body on SO(3) (ABI 2.2, a fixed point: no translation): L = 1/2 Omega^T J Omega - U(R),
             U(R) = -m g e3^T R rho (e3 points DOWN, as in the source: the hanging equilibrium is R = I
             with rho = (0, 0, 1)); moment M = -grad_L U = m g rho x R^T e3 (body frame).
+HAMILTONIAN T*SO(3) right-trivialised (ABI 2.3, for slgi): g = R, mu = pi; dH/dpi = omega,
+            R^* dH/dR = omega x pi - tau (ad*_w m = -w x m).
 INVARIANTS  energy 1/2 Omega^T J Omega - m g e3^T R rho; vertical_momentum pi . u with u = -e3 the
             upward vertical (= -e3^T R Pi: the thesis's e3^T R Pi up to its sign); orthogonality
             ||R^T R - I||_F.

@@ -54,6 +54,9 @@ class RunFailure : public Error {
 
 /// The kernel's options for adaptive step control, as `liesim describe` lists them.
 std::vector<SettingSpec> step_control_options();
+/// The kernel's step-control options of a method whose family declares `family`: a name the
+/// family declares itself is the family's (e.g. SLGI's `theta`), not the kernel's.
+std::vector<SettingSpec> step_control_options(const std::vector<SettingSpec>& family);
 /// Read the step control options (rtol/atol are set by the caller).
 StepControl parse_step_control(const Settings& options, StepControl base);
 

@@ -171,6 +171,45 @@ class RigidBodyMechanics {
   int translation_ = 0;
 };
 
+/// A model's Hamiltonian description on T*G = G x g* (ABI 2.3), right-trivialised, for symplectic
+/// Lie group integrators: (g, mu) with g packed as group_size() numbers (0: reduced), mu in
+/// g* = R^k; g' = dH/dmu . g, mu' = -R_g^* dH/dg - ad*_{dH/dmu} mu.
+class HamiltonianMechanics {
+ public:
+  /// k = dim g.
+  int algebra_dim() const noexcept { return k_; }
+  /// Numbers of a packed group element (0: a reduced system, the state holds mu only).
+  int group_size() const noexcept { return group_; }
+#if LIESIM_ABI_MINOR >= 3
+  /// (g, mu) of a state, and back (g unused when group_size() is 0).
+  void from_state(ConstVec y, Vec g, Vec mu) const noexcept { api_->ham_from_state(m_, y.data(), g.data(), mu.data()); }
+  void to_state(ConstVec g, ConstVec mu, Vec y) const noexcept { api_->ham_to_state(m_, g.data(), mu.data(), y.data()); }
+  /// dH/dmu and R_g^* dH/dg (counted as one generator evaluation: the work of f).
+  Status gradient(double t, ConstVec g, ConstVec mu, Vec dH_dmu, Vec dH_dg) const noexcept {
+    ++c_->f_evals;
+    return to_status(api_->ham_gradient(m_, t, g.data(), mu.data(), dH_dmu.data(), dH_dg.data()));
+  }
+  /// out = exp(xi) g (counted as an exponential).
+  void exp_mult(ConstVec xi, ConstVec g, Vec out) const noexcept {
+    ++c_->exps;
+    api_->ham_exp_mult(m_, xi.data(), g.data(), out.data());
+  }
+  /// out = Ad*_{exp(xi)} mu.
+  void coadjoint(ConstVec xi, ConstVec mu, Vec out) const noexcept { api_->ham_coadjoint(m_, xi.data(), mu.data(), out.data()); }
+  /// out = dexp*_xi mu, and dexpinv*_xi mu.
+  void dexp_dual(ConstVec xi, ConstVec mu, Vec out) const noexcept { api_->ham_dexp_dual(m_, xi.data(), mu.data(), out.data()); }
+  void dexpinv_dual(ConstVec xi, ConstVec mu, Vec out) const noexcept { api_->ham_dexpinv_dual(m_, xi.data(), mu.data(), out.data()); }
+#endif
+
+ private:
+  friend class Model;
+  const liesim_model_api* api_ = nullptr;
+  liesim_model* m_ = nullptr;
+  liesim_counters* c_ = nullptr;
+  int k_ = 0;
+  int group_ = 0;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -248,6 +287,8 @@ class Model {
   const Mechanics* mechanics() const noexcept { return mech_.api_ ? &mech_ : nullptr; }
   /// The rigid-body description for a Lie group variational method, or nullptr where there is none.
   const RigidBodyMechanics* rigid_body() const noexcept { return rb_.api_ ? &rb_ : nullptr; }
+  /// The Hamiltonian description on T*G for a symplectic Lie group method, or nullptr where there is none.
+  const HamiltonianMechanics* hamiltonian() const noexcept { return ham_.api_ ? &ham_ : nullptr; }
   /// Whether vector_field_jacobian() is available (a model built for ABI >= 2.1 that provides it).
   bool has_vector_field_jacobian() const noexcept { return jacobian_ != nullptr; }
   /// J = dF/dy (t, y) through the model; Status::fatal where there is none.
@@ -300,6 +341,19 @@ class Model {
       rb_.translation_ = api->rb_translation(ref_.instance);
     }
 #endif
+#if LIESIM_ABI_MINOR >= 3
+    if ((info_.flags & LIESIM_MODEL_HAMILTONIAN) && LIESIM_HAS_MEMBER(api, liesim_model_api, ham_dexpinv_dual)) {
+      int32_t group = 0;
+      const int32_t k = api->ham_dims(ref_.instance, &group);
+      if (k > 0 && group >= 0) {
+        ham_.api_ = api;
+        ham_.m_ = ref_.instance;
+        ham_.c_ = ref_.counters;
+        ham_.k_ = k;
+        ham_.group_ = group;
+      }
+    }
+#endif
   }
 
   liesim_model_ref ref_{};
@@ -309,6 +363,7 @@ class Model {
   DaeFormulation dae_;
   Mechanics mech_;
   RigidBodyMechanics rb_;
+  HamiltonianMechanics ham_;
   liesim_status (*jacobian_)(liesim_model*, double, const double*, double*) = nullptr;
   std::function<void()> release_;
 };

@@ -31,12 +31,13 @@ extern "C" {
 
 /* ABI version. The major changes only with an incompatible boundary; the minor when trailing
  * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model;
- * 2.2: mechanical description of a model (in R^m, or a rigid body), diagnostics of a method. */
+ * 2.2: mechanical description of a model (in R^m, or a rigid body), diagnostics of a method;
+ * 2.3: Hamiltonian description of a model on a cotangent bundle T*G (symplectic Lie group methods). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 2
+#define LIESIM_ABI_MINOR 3
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -118,6 +119,7 @@ typedef struct liesim_model liesim_model; /* an instance, opaque */
 #define LIESIM_MODEL_DAE 16u           /* the dae_* functions are available (ABI 2.1) */
 #define LIESIM_MODEL_MECHANICAL 32u    /* the mech_* functions are available (ABI 2.2) */
 #define LIESIM_MODEL_RIGID_BODY 64u    /* the rb_* functions are available (ABI 2.2) */
+#define LIESIM_MODEL_HAMILTONIAN 128u  /* the ham_* functions are available (ABI 2.3) */
 
 typedef struct liesim_model_info {
   uint32_t size;                      /* sizeof(liesim_model_info) as the plugin was built */
@@ -215,6 +217,32 @@ typedef struct liesim_model_api {
    * (dissipation; zero for a conservative body; force unused when rb_translation() is 0). */
   liesim_status (*rb_forces)(liesim_model* m, double t, const double* R, const double* x, const double* Omega, const double* v,
                              double* torque, double* force);
+#endif
+#if LIESIM_ABI_MINOR >= 3
+  /* ---- ABI 2.3: a Hamiltonian system on a cotangent bundle (LIESIM_MODEL_HAMILTONIAN), for
+   * symplectic Lie group integrators ----
+   * T*G = G x g* by right trivialisation (E. Cokaj, thesis §2.3): a point (g, mu), g in a Lie group G
+   * stored as group_size numbers, mu in g* = R^k, paired with g = R^k by the dot product. The
+   * Hamiltonian's partial derivatives give the vector field (thesis (2.3.3), (2.3.5))
+   *     g' = dH/dmu . g  (right translation),   mu' = -R_g^* dH/dg - ad*_{dH/dmu} mu,
+   * which must be the model's own vector field F. A reduced system (H independent of g, the state
+   * holds mu only) has group_size 0 and dH/dg = 0. The group operations are the model's:
+   * exp (acting by left multiplication), Ad*, dexp* and its inverse, all on g = R^k. */
+  /* k = dim g; *group_size = numbers of a group element (0: reduced). */
+  int32_t (*ham_dims)(liesim_model* m, int32_t* group_size);
+  /* (g, mu) of a state y, and back. */
+  void (*ham_from_state)(liesim_model* m, const double* y, double* g, double* mu);
+  void (*ham_to_state)(liesim_model* m, const double* g, const double* mu, double* y);
+  /* dH/dmu (t, g, mu) in g, and R_g^* dH/dg in g*: <R_g^* dH/dg, xi> = d/ds H(t, exp(s xi) g, mu) at s = 0. */
+  liesim_status (*ham_gradient)(liesim_model* m, double t, const double* g, const double* mu, double* dH_dmu, double* dH_dg);
+  /* out = exp(xi) g (group_size numbers; unused when reduced). */
+  void (*ham_exp_mult)(liesim_model* m, const double* xi, const double* g, double* out);
+  /* out = Ad*_{exp(xi)} mu, with <Ad*_a mu, eta> = <mu, Ad_a eta>. */
+  void (*ham_coadjoint)(liesim_model* m, const double* xi, const double* mu, double* out);
+  /* out = dexp*_xi mu, with <dexp*_xi mu, eta> = <mu, dexp_xi eta> (dexp right-trivialised:
+   * d/dt exp(s(t)) = dexp_s(s') exp(s)); and its inverse out = (dexp*_xi)^-1 mu = dexpinv*_xi mu. */
+  void (*ham_dexp_dual)(liesim_model* m, const double* xi, const double* mu, double* out);
+  void (*ham_dexpinv_dual)(liesim_model* m, const double* xi, const double* mu, double* out);
 #endif
 } liesim_model_api;
 

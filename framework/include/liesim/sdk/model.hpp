@@ -3,6 +3,7 @@
 // classes live inside the plugin; the adapter (liesim/sdk/model_plugin.hpp) turns them into the C
 // table of liesim/plugin.h, so none of them crosses the boundary.
 #pragma once
+#include <liesim/lie/cotangent.hpp>
 #include <liesim/model.hpp>
 #include <liesim/settings.hpp>
 #include <liesim/status.hpp>
@@ -137,6 +138,51 @@ class RigidBodySystem {
   }
 };
 
+/// A Hamiltonian system on a cotangent bundle T*G = G x g* (ABI 2.3), right-trivialised, for
+/// symplectic Lie group integrators (thesis of E. Cokaj §2.3): the state holds (g, mu), g in G
+/// packed as group_size() numbers (0 for a reduced system whose H does not depend on g), mu in
+/// g* = R^k. The vector field g' = dH/dmu . g, mu' = -R_g^* dH/dg - ad*_{dH/dmu} mu must be the
+/// model's own. HamiltonianOn<G> supplies the group operations of a kernel group. Calls must not
+/// allocate.
+class HamiltonianSystem {
+ public:
+  virtual ~HamiltonianSystem() = default;
+  /// k = dim g.
+  virtual int algebra_dim() const noexcept = 0;
+  /// Numbers of a packed group element; 0: reduced (the state holds mu only).
+  virtual int group_size() const noexcept = 0;
+  /// (g, mu) of a state in the model's layout, and back.
+  virtual void from_state(ConstVec y, Vec g, Vec mu) const noexcept = 0;
+  virtual void to_state(ConstVec g, ConstVec mu, Vec y) const noexcept = 0;
+  /// dH/dmu in g and R_g^* dH/dg in g* (<R_g^* dH/dg, xi> = d/ds H(t, exp(s xi) g, mu) at s = 0).
+  virtual Status gradient(double t, ConstVec g, ConstVec mu, Vec dH_dmu, Vec dH_dg) noexcept = 0;
+  /// out = exp(xi) g.
+  virtual void exp_mult(ConstVec xi, ConstVec g, Vec out) const noexcept = 0;
+  /// out = Ad*_{exp(xi)} mu.
+  virtual void coadjoint(ConstVec xi, ConstVec mu, Vec out) const noexcept = 0;
+  /// out = dexp*_xi mu, and its inverse dexpinv*_xi mu.
+  virtual void dexp_dual(ConstVec xi, ConstVec mu, Vec out) const noexcept = 0;
+  virtual void dexpinv_dual(ConstVec xi, ConstVec mu, Vec out) const noexcept = 0;
+};
+
+/// The group operations of HamiltonianSystem for a group G of liesim/lie (SO3, Rn<N>, Product<...>),
+/// from liesim/lie/cotangent.hpp; `reduced`: the state holds mu only (group_size() is 0).
+template <class G>
+class HamiltonianOn : public HamiltonianSystem {
+ public:
+  using Algebra = typename G::Algebra;
+  explicit HamiltonianOn(bool reduced = false) : reduced_(reduced) {}
+  int algebra_dim() const noexcept final { return G::dim; }
+  int group_size() const noexcept final { return reduced_ ? 0 : lie::Packing<G>::size; }
+  void exp_mult(ConstVec xi, ConstVec g, Vec out) const noexcept final { lie::exp_mult_packed<G>(Algebra(xi), g.data(), out.data()); }
+  void coadjoint(ConstVec xi, ConstVec mu, Vec out) const noexcept final { out = lie::coadjoint_exp<G>(Algebra(xi), Algebra(mu)); }
+  void dexp_dual(ConstVec xi, ConstVec mu, Vec out) const noexcept final { out = lie::dexp_dual<G>(Algebra(xi), Algebra(mu)); }
+  void dexpinv_dual(ConstVec xi, ConstVec mu, Vec out) const noexcept final { out = lie::dexpinv_dual<G>(Algebra(xi), Algebra(mu)); }
+
+ private:
+  bool reduced_;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -190,6 +236,8 @@ class Model {
   virtual MechanicalSystem* mechanics() noexcept { return nullptr; }
   /// The model's rigid-body description, or nullptr where it has none (ABI 2.2).
   virtual RigidBodySystem* rigid_body() noexcept { return nullptr; }
+  /// The model's Hamiltonian description on T*G, or nullptr where it has none (ABI 2.3).
+  virtual HamiltonianSystem* hamiltonian() noexcept { return nullptr; }
 
   /// Message of the last non-ok status returned by a hook.
   const std::string& last_error() const noexcept { return last_error_; }

@@ -23,6 +23,9 @@ struct ModelInstance {
   MechanicalSystem* mech = nullptr;
   int dof = 0;
   RigidBodySystem* rb = nullptr;
+  HamiltonianSystem* ham = nullptr;
+  int ham_k = 0;
+  int ham_group = 0;
   std::vector<std::string> names, invariant_names, invariant_docs;
   std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs;
 };
@@ -78,6 +81,14 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
                   std::to_string(2 * s->dof) + " components, not " + std::to_string(s->n));
   }
   s->rb = m->rigid_body();
+  s->ham = m->hamiltonian();
+  if (s->ham) {
+    s->ham_k = s->ham->algebra_dim();
+    s->ham_group = s->ham->group_size();
+    if (s->ham_k <= 0 || s->ham_group < 0)
+      throw Error("the model's Hamiltonian description has dim g = " + std::to_string(s->ham_k) + " and " +
+                  std::to_string(s->ham_group) + " group numbers; both must be positive (group numbers 0 for a reduced system)");
+  }
   s->model = std::move(m);
   return reinterpret_cast<liesim_model*>(s.release());
 }
@@ -99,6 +110,9 @@ struct ModelFunctions {
 #if LIESIM_ABI_MINOR >= 2
     if (s->mech) flags |= LIESIM_MODEL_MECHANICAL;
     if (s->rb) flags |= LIESIM_MODEL_RIGID_BODY;
+#endif
+#if LIESIM_ABI_MINOR >= 3
+    if (s->ham) flags |= LIESIM_MODEL_HAMILTONIAN;
 #endif
     // Fill what both sides know: the host's struct may be older (smaller) or newer than ours.
     liesim_model_info mine{};
@@ -293,6 +307,47 @@ struct ModelFunctions {
     return report(s, st, "the forces failed");
   }
 #endif
+#if LIESIM_ABI_MINOR >= 3
+  static int32_t ham_dims(liesim_model* m, int32_t* group_size) noexcept {
+    const ModelInstance* s = instance(m);
+    *group_size = s->ham_group;
+    return s->ham_k;
+  }
+  static void ham_from_state(liesim_model* m, const double* y, double* g, double* mu) noexcept {
+    ModelInstance* s = instance(m);
+    double none = 0.0;
+    s->ham->from_state(in(y, s->n), out(s->ham_group ? g : &none, s->ham_group), out(mu, s->ham_k));
+  }
+  static void ham_to_state(liesim_model* m, const double* g, const double* mu, double* y) noexcept {
+    ModelInstance* s = instance(m);
+    const double none = 0.0;
+    s->ham->to_state(in(s->ham_group ? g : &none, s->ham_group), in(mu, s->ham_k), out(y, s->n));
+  }
+  LIESIM_SDK_HOT static liesim_status ham_gradient(liesim_model* m, double t, const double* g, const double* mu, double* dH_dmu,
+                                                   double* dH_dg) noexcept {
+    ModelInstance* s = instance(m);
+    const double none = 0.0;
+    return report(s, s->ham->gradient(t, in(s->ham_group ? g : &none, s->ham_group), in(mu, s->ham_k), out(dH_dmu, s->ham_k),
+                                      out(dH_dg, s->ham_k)),
+                  "the Hamiltonian's gradient failed");
+  }
+  static void ham_exp_mult(liesim_model* m, const double* xi, const double* g, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    if (s->ham_group) s->ham->exp_mult(in(xi, s->ham_k), in(g, s->ham_group), out(o, s->ham_group));
+  }
+  static void ham_coadjoint(liesim_model* m, const double* xi, const double* mu, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    s->ham->coadjoint(in(xi, s->ham_k), in(mu, s->ham_k), out(o, s->ham_k));
+  }
+  static void ham_dexp_dual(liesim_model* m, const double* xi, const double* mu, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    s->ham->dexp_dual(in(xi, s->ham_k), in(mu, s->ham_k), out(o, s->ham_k));
+  }
+  static void ham_dexpinv_dual(liesim_model* m, const double* xi, const double* mu, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    s->ham->dexpinv_dual(in(xi, s->ham_k), in(mu, s->ham_k), out(o, s->ham_k));
+  }
+#endif
 
   /// The model table without `create` (each type adds its own).
   static liesim_model_api api() noexcept {
@@ -331,6 +386,16 @@ struct ModelFunctions {
     t.rb_from_state = &rb_from_state;
     t.rb_to_state = &rb_to_state;
     t.rb_forces = &rb_forces;
+#endif
+#if LIESIM_ABI_MINOR >= 3
+    t.ham_dims = &ham_dims;
+    t.ham_from_state = &ham_from_state;
+    t.ham_to_state = &ham_to_state;
+    t.ham_gradient = &ham_gradient;
+    t.ham_exp_mult = &ham_exp_mult;
+    t.ham_coadjoint = &ham_coadjoint;
+    t.ham_dexp_dual = &ham_dexp_dual;
+    t.ham_dexpinv_dual = &ham_dexpinv_dual;
 #endif
     return t;
   }
