@@ -196,8 +196,14 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
       o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser tolerances, or twice the step): {:.2e}.\n\n", it->second.accuracy);
     o << "| method | step / tol | status | error at T | steps | rejected | f + F evals | exps | energy drift | max drift of the other invariants | wall time [s] |\n";
     o << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    // An integrator that runs in several groups of this case (e.g. with different options) is
+    // labelled with its group.
+    std::map<std::string, std::set<std::string>> groups_of;
+    for (const auto& r : result.records)
+      if (r.case_name == c) groups_of[r.integrator].insert(r.group);
     for (const auto& r : result.records) {
       if (r.case_name != c) continue;
+      const std::string label = groups_of[r.integrator].size() > 1 ? fmt::format("{} ({})", r.integrator, r.group) : r.integrator;
       // Energy is reported apart: the other invariants are mostly constraints (|q| - 1, q.w, ...).
       std::string energy = "–", worst = "–";
       double drift = -1;
@@ -208,7 +214,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
           worst = fmt::format("{:.1e} ({})", v, k);
         }
       }
-      o << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3g} |\n", r.integrator,
+      o << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3g} |\n", label,
                        r.step > 0 ? fmt::format("h = {:.6g}", r.step) : r.tolerance > 0 ? fmt::format("tol = {:.3g}", r.tolerance) : "–",
                        r.status == "ok" ? "ok" : "failed: " + r.error.substr(0, 80),
                        std::isnan(r.error_final) ? "–" : fmt::format("{:.2e}", r.error_final), r.stats.steps,
@@ -221,7 +227,8 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
       if (f.case_name != c) continue;
       if (!any) o << "Observed orders (least-squares slope of log error against log h over the asymptotic range):\n\n| method | nominal | observed | h range | points |\n|---|---|---|---|---|\n";
       any = true;
-      o << fmt::format("| {} | {} | {} | {} | {} |\n", f.integrator, f.nominal,
+      o << fmt::format("| {} | {} | {} | {} | {} |\n",
+                       groups_of[f.integrator].size() > 1 ? fmt::format("{} ({})", f.integrator, f.group) : f.integrator, f.nominal,
                        std::isnan(f.observed) ? "–" : fmt::format("{:.2f}", f.observed),
                        std::isnan(f.observed) ? f.note : fmt::format("{:.3g} … {:.3g}", f.h_from, f.h_to), f.points);
     }
