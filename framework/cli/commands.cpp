@@ -170,7 +170,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
         j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
                              {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
                              {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},
-                             {"hamiltonian", m->hamiltonian() != nullptr}};
+                             {"hamiltonian", m->hamiltonian() != nullptr}, {"riemannian", m->riemannian() != nullptr}};
       }
       std::cout << j.dump(2) << "\n";
       return 0;
@@ -195,6 +195,9 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
         caps.push_back(ham->group_size() ? fmt::format("Hamiltonian description on T*G, dim g = {} (symplectic Lie group methods)", ham->algebra_dim())
                                          : fmt::format("reduced Hamiltonian description on g*, dim g = {} (symplectic Lie group methods)",
                                                        ham->algebra_dim()));
+      if (const auto* riem = m->riemannian())
+        caps.push_back(riem->sphere_blocks() ? "Riemannian metric, product of unit spheres (geodesic methods, spherical midpoint)"
+                                             : "Riemannian metric (geodesic methods)");
       fmt::print("capabilities: {}\n", caps.empty() ? std::string("(none beyond f and F)") : fmt::format("{}", fmt::join(caps, ", ")));
     } else {
       fmt::print("(default parameters rejected: {})\n", error);
@@ -216,7 +219,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
               {"summary", info.summary}, {"order", info.order}, {"embedded_order", info.embedded_order},
               {"lie_group", info.lie_group}, {"self_controlled", info.self_controlled},
               {"options", settings_json(options)}, {"step_control_options", settings_json(control)},
-              {"needs_mechanics", info.needs_mechanics}};
+              {"needs_mechanics", info.needs_mechanics}, {"needs", info.needs}};
     json diagnostics = json::array();
     for (const auto& d : info.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
     j["diagnostics"] = diagnostics;
@@ -230,9 +233,12 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
                                    : ", fixed step (--step)",
              info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
              info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
-  if (info.needs_mechanics)
-    fmt::print("runs models with a mechanical description (a Lagrangian, a rigid body or a Hamiltonian on T*G, as the method's summary "
-               "says; `liesim describe MODEL` lists them among the capabilities)\n");
+  if (info.needs_mechanics) {
+    const std::string what = info.needs == "hamiltonian" ? "a Hamiltonian description on T*G"
+                             : info.needs == "riemannian" ? "a Riemannian metric on M (exp, log, distance)"
+                                                          : "a mechanical description (a Lagrangian, or a rigid body, as the summary says)";
+    fmt::print("runs models with {} (`liesim describe MODEL` lists it among the capabilities)\n", what);
+  }
   print_settings("options (--option KEY=VALUE)", options);
   print_settings("step-control options (--option KEY=VALUE)", control);
   if (!info.diagnostics.empty()) {

@@ -24,7 +24,9 @@ IntegratorFamily::IntegratorFamily(const liesim_plugin* plugin, const std::strin
       info.embedded_order = m.value("embedded_order", 0);
       info.lie_group = m.value("lie_group", false);
       info.self_controlled = m.value("self_controlled", false);
-      info.needs_mechanics = m.value("needs_mechanics", false);
+      info.needs = m.value("needs", std::string());
+      info.needs_mechanics = m.value("needs_mechanics", false) || !info.needs.empty();
+      if (info.needs_mechanics && info.needs.empty()) info.needs = "mechanical";  // a plugin of ABI 2.2
       if (m.contains("diagnostics")) {
         if (!m["diagnostics"].is_array()) throw Error(fmt::format("plugin '{}': method '{}': 'diagnostics' is not an array", name, info.name));
         for (const auto& d : m["diagnostics"])

@@ -42,7 +42,7 @@ class ClassicalRkFamily final : public sdk::IntegratorFamily {
     std::vector<MethodInfo> out;
     for (const auto& e : entries) {
       const ButcherTableau* t = find_butcher(e.table);
-      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), t->order, e.adaptive ? t->embedded_order : 0, false, false, {}, false});
+      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), t->order, e.adaptive ? t->embedded_order : 0, false, false, {}, false, ""});
     }
     return out;
   }

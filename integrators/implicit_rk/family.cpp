@@ -40,7 +40,7 @@ class ImplicitRkFamily final : public sdk::IntegratorFamily {
   std::vector<MethodInfo> methods() const override {
     std::vector<MethodInfo> out;
     for (const auto& e : entries)
-      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), find_butcher(e.table)->order, 0, e.lie_group, false, {}, false});
+      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), find_butcher(e.table)->order, 0, e.lie_group, false, {}, false, ""});
     return out;
   }
 

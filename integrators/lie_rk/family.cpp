@@ -63,7 +63,7 @@ class LieRkFamily final : public sdk::IntegratorFamily {
     std::vector<MethodInfo> out;
     for (const auto& e : entries) {
       const auto [p, q] = orders(e);
-      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), p, e.adaptive ? q : 0, true, false, {}, false});
+      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), p, e.adaptive ? q : 0, true, false, {}, false, ""});
     }
     return out;
   }

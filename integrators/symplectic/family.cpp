@@ -22,7 +22,7 @@ class SymplecticFamily final : public sdk::IntegratorFamily {
     MethodInfo slgi{"slgi",
                     "symplectic Lie group integrator SLGI(theta) on T*G, right-trivialised (Cokaj thesis (2.3.6)-(2.3.8)): implicit, "
                     "Newton's method; order 2 for theta = 1/2 (the default), order 1 otherwise",
-                    2, 0, true, false, {}, true};
+                    2, 0, true, false, {}, false, "hamiltonian"};
     slgi.diagnostics = {{"residual", "max-norm of the step equations (2.3.7) at the accepted (xi, nbar)", false},
                         {"newton_iterations", "Newton iterations of the last step", false}};
     return {slgi};

@@ -36,7 +36,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
   }
 
   std::vector<MethodInfo> methods() const override {
-    MethodInfo midpoint{"vi_midpoint", "fixed-step variational integrator, midpoint discrete Lagrangian (DEL / DLA, position–momentum form)", 2, 0, false, false, {}, false};
+    MethodInfo midpoint{"vi_midpoint", "fixed-step variational integrator, midpoint discrete Lagrangian (DEL / DLA, position–momentum form)", 2, 0, false, false, {}, false, ""};
     midpoint.diagnostics = {discrete_energy, residual_momentum};
     MethodInfo trapezoidal = midpoint;
     trapezoidal.name = "vi_trapezoidal";
@@ -44,7 +44,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
     MethodInfo adaptive{"vi_adaptive",
                         "adaptive energy-preserving variational integrator: time as a variable, h_k from the discrete energy equation "
                         "(--step is h0)",
-                        2, 0, false, true, {}, false};
+                        2, 0, false, true, {}, false, ""};
     adaptive.diagnostics = {{"h_k", "step size h_k chosen by the discrete energy equation", false},
                             discrete_energy,
                             residual_momentum,
@@ -52,35 +52,35 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                             {"condition", "1-norm condition number of the last Newton Jacobian of the joint (h, v) equations (solve=converged; nan for sequential); grows like 1/h0 (Fig. 3.7)", false}};
     const DiagnosticInfo residual{"residual", "max-norm of the step equations' residual at the accepted end point", false};
     MethodInfo hv{"hermite_variational", "Hermite one-step variational method: cubic Hermite trajectory, dL_d/dv0 = dL_d/dv1 = 0 (C^1)", 2, 0,
-                  false, false, {}, false};
+                  false, false, {}, false, ""};
     hv.diagnostics = {residual};
     MethodInfo hg{"hermite_galerkin", "Hermite one-step Galerkin method: cubic Hermite trajectory, equation of motion tested with 1 and (2t - h)/h",
-                  4, 0, false, false, {}, false};
+                  4, 0, false, false, {}, false, ""};
     hg.diagnostics = {residual};
     MethodInfo lgvi{"lgvi", "Lie group variational integrator (Lee–Leok–McClamroch) on SO(3) (order 2), or SO(3) x R^3 with body "
                             "velocities (order 1 with an anisotropic mass matrix, as in the source): Cayley map, fixed step",
-                    2, 0, true, false, {}, false};
+                    2, 0, true, false, {}, false, ""};
     lgvi.diagnostics = {{"discrete_energy", "discrete energy of the step E_d = 2 f^T J f / ((1 + |f|^2) h^2) + 1/2 v^T M v + (U_k + U_k+1)/2 "
                                             "(Sharma 2020 (5.29), (6.51)); bounded without drift by the fixed step", true},
                         {"residual_momentum", "max-norm of the Cayley equation g + g x f + (g.f) f - 2 J f at the accepted f", false}};
     MethodInfo lgvi_adaptive{"lgvi_adaptive",
                              "adaptive energy-preserving LGVI: h_k from the discrete energy equation (--step is h0); solve = converged | "
                              "sequential (the thesis's)",
-                             2, 0, true, true, {}, false};
+                             2, 0, true, true, {}, false, ""};
     lgvi_adaptive.diagnostics = {{"h_k", "step size h_k chosen by the discrete energy equation", false},
                                  lgvi.diagnostics[0],
                                  lgvi.diagnostics[1],
                                  {"residual_energy", "|E_d(h_k) - E_0|, the energy equation's residual", false}};
     const DiagnosticInfo clamped{"clamped", "1 when SAGD's asin argument |g|/j exceeded 1 and was clamped in this step, else 0", false};
     MethodInfo gd{"gd", "gradient descent on SO(3): R1 = R exp(h D^-1 M(R)), the overdamped limit of a damped rigid body (Sharma 2020 (7.23))",
-                  1, 0, true, false, {clamped}, false};
+                  1, 0, true, false, {clamped}, false, ""};
     MethodInfo agd{"agd", "accelerated gradient descent on SO(3): symplectic Euler of the damped rigid body (Sharma 2020 (7.24)-(7.25))",
-                   1, 0, true, false, {clamped}, false};
+                   1, 0, true, false, {clamped}, false, ""};
     MethodInfo sagd{"sagd", "symplectic accelerated gradient descent: the damped LGVI with the potential at the right end point "
                             "(Sharma 2020 (7.33)-(7.37))",
-                    1, 0, true, false, {clamped}, false};
+                    1, 0, true, false, {clamped}, false, ""};
     std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg, lgvi, lgvi_adaptive, gd, agd, sagd};
-    for (auto& m : all) m.needs_mechanics = true;
+    for (auto& m : all) m.needs = "mechanical";
     return all;
   }
 

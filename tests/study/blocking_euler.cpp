@@ -54,8 +54,8 @@ class Family final : public liesim::sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "test plugin: explicit Euler that can block (interrupted-study test)"; }
   std::vector<liesim::MethodInfo> methods() const override {
-    return {{"test_blocking_euler", "explicit Euler on F; blocks while LIESIM_TEST_BLOCK_DIR is set", 1, 0, false, false, {}, false},
-            {"test_faulty_euler", "explicit Euler on F whose first step fails as option fault says", 1, 0, false, false, {}, false}};
+    return {{"test_blocking_euler", "explicit Euler on F; blocks while LIESIM_TEST_BLOCK_DIR is set", 1, 0, false, false, {}, false, ""},
+            {"test_faulty_euler", "explicit Euler on F whose first step fails as option fault says", 1, 0, false, false, {}, false, ""}};
   }
   std::vector<liesim::SettingSpec> options(const std::string& method) const override {
     if (method != "test_faulty_euler") return {};

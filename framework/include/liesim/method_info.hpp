@@ -30,7 +30,8 @@ struct MethodInfo {
   bool lie_group = false;   ///< advances on M through the action (true) or in R^n (false)
   bool self_controlled = false;  ///< has its own step control and output (e.g. SUNDIALS)
   std::vector<DiagnosticInfo> diagnostics;  ///< what the method reports after every step (ABI 2.2)
-  bool needs_mechanics = false;  ///< runs only models with a mechanical description: a Lagrangian or rigid body (ABI 2.2, variational methods) or a Hamiltonian on T*G (ABI 2.3, symplectic Lie group methods)
+  bool needs_mechanics = false;  ///< runs only models with a description beyond f and F (`needs` names it; true for every non-empty `needs`)
+  std::string needs;             ///< that description: "mechanical" (a Lagrangian or a rigid body, ABI 2.2), "hamiltonian" (on T*G), "riemannian" (a metric: exp, log, distance; ABI 2.3), or empty
 };
 
 /// Step-size settings given to a self-controlled solver.

@@ -210,6 +210,32 @@ class HamiltonianMechanics {
   int group_ = 0;
 };
 
+/// A Riemannian metric on M (ABI 2.3), for geodesic methods: exp_p, log_p and d, points and
+/// tangent vectors in embedding coordinates.
+class RiemannianGeometry {
+ public:
+  /// b > 0 when M is a product of b unit spheres (n / b coordinates each); else 0.
+  int sphere_blocks() const noexcept { return spheres_; }
+#if LIESIM_ABI_MINOR >= 3
+  /// out = exp_p(v) (counted as an exponential).
+  Status exp(ConstVec p, ConstVec v, Vec out) const noexcept {
+    ++c_->exps;
+    return to_status(api_->riem_exp(m_, p.data(), v.data(), out.data()));
+  }
+  /// v = log_p(q).
+  Status log(ConstVec p, ConstVec q, Vec v) const noexcept { return to_status(api_->riem_log(m_, p.data(), q.data(), v.data())); }
+  /// d(p, q).
+  double distance(ConstVec p, ConstVec q) const noexcept { return api_->riem_distance(m_, p.data(), q.data()); }
+#endif
+
+ private:
+  friend class Model;
+  const liesim_model_api* api_ = nullptr;
+  liesim_model* m_ = nullptr;
+  liesim_counters* c_ = nullptr;
+  int spheres_ = 0;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -289,6 +315,8 @@ class Model {
   const RigidBodyMechanics* rigid_body() const noexcept { return rb_.api_ ? &rb_ : nullptr; }
   /// The Hamiltonian description on T*G for a symplectic Lie group method, or nullptr where there is none.
   const HamiltonianMechanics* hamiltonian() const noexcept { return ham_.api_ ? &ham_ : nullptr; }
+  /// The Riemannian metric of M for a geodesic method, or nullptr where there is none.
+  const RiemannianGeometry* riemannian() const noexcept { return riem_.api_ ? &riem_ : nullptr; }
   /// Whether vector_field_jacobian() is available (a model built for ABI >= 2.1 that provides it).
   bool has_vector_field_jacobian() const noexcept { return jacobian_ != nullptr; }
   /// J = dF/dy (t, y) through the model; Status::fatal where there is none.
@@ -353,6 +381,12 @@ class Model {
         ham_.group_ = group;
       }
     }
+    if ((info_.flags & LIESIM_MODEL_RIEMANNIAN) && LIESIM_HAS_MEMBER(api, liesim_model_api, riem_sphere_blocks)) {
+      riem_.api_ = api;
+      riem_.m_ = ref_.instance;
+      riem_.c_ = ref_.counters;
+      riem_.spheres_ = api->riem_sphere_blocks(ref_.instance);
+    }
 #endif
   }
 
@@ -364,6 +398,7 @@ class Model {
   Mechanics mech_;
   RigidBodyMechanics rb_;
   HamiltonianMechanics ham_;
+  RiemannianGeometry riem_;
   liesim_status (*jacobian_)(liesim_model*, double, const double*, double*) = nullptr;
   std::function<void()> release_;
 };

@@ -6,7 +6,9 @@
 #include <liesim/types.hpp>
 
 #include <Eigen/LU>
+#include <Eigen/SVD>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -23,6 +25,11 @@ struct NewtonResult {
 /// Solves G(x) = 0 for x in R^n from a starting guess. Convergence: the max-norm of the Newton
 /// correction falls below tol (1 + |x|_max), after which one more correction is applied when it
 /// still lowers the residual (so that the result sits at round-off, not at tol).
+/// With m equations in n unknowns (resize(n, m)) or a Jacobian that is singular by construction
+/// (unknowns that parametrise a manifold redundantly, e.g. a group element acting on a point with
+/// isotropy), each correction is the minimum-norm least-squares solution dx = J^+ r (Gauss–Newton
+/// through a singular value decomposition in preallocated storage; singular values below
+/// rank_tol times the largest count as zero, so the redundant directions are not moved).
 class Newton {
  public:
   /// tol: relative size of the last correction; max_iters >= 1; condition: compute the 1-norm
@@ -32,7 +39,7 @@ class Newton {
     max_iters_ = max_iters;
     condition_ = condition;
   }
-  /// Allocate for n unknowns.
+  /// Allocate for n unknowns and as many equations (LU).
   void resize(Eigen::Index n) {
     r_.resize(n);
     rp_.resize(n);
@@ -42,6 +49,19 @@ class Newton {
     inverse_.resize(n, n);
     e_.resize(n);
     lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+    minimum_norm_ = false;
+  }
+  /// Allocate for n unknowns and m equations, with minimum-norm least-squares corrections.
+  void resize(Eigen::Index n, Eigen::Index m, double rank_tol = 1e-7) {
+    r_.resize(m);
+    rp_.resize(m);
+    xp_.resize(n);
+    dx_.resize(n);
+    J_.resize(m, n);
+    svd_ = Eigen::JacobiSVD<Eigen::MatrixXd>(m, n, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    utr_.resize(std::min(m, n));
+    rank_tol_ = rank_tol;
+    minimum_norm_ = true;
   }
   /// Solve G(x) = 0; `residual(x, r)` returns a Status. `admissible(x)` may refuse an iterate
   /// (e.g. a step size <= 0): the correction is then halved, up to 30 times.
@@ -62,9 +82,17 @@ class Newton {
         if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), 0.0};
         J_.col(j) = (rp_ - r_) / e;
       }
-      lu_.compute(J_);
-      if (condition_) out.condition = condition();
-      dx_ = lu_.solve(r_);
+      if (minimum_norm_) {
+        svd_.compute(J_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+        const auto& sigma = svd_.singularValues();
+        utr_.noalias() = svd_.matrixU().transpose() * r_;
+        for (Eigen::Index i = 0; i < utr_.size(); ++i) utr_[i] = sigma[i] > rank_tol_ * sigma[0] ? utr_[i] / sigma[i] : 0.0;
+        dx_.noalias() = svd_.matrixV() * utr_;
+      } else {
+        lu_.compute(J_);
+        if (condition_) out.condition = condition();
+        dx_ = lu_.solve(r_);
+      }
       if (!dx_.allFinite()) break;
       double scale = 1.0;
       int halvings = 0;
@@ -119,6 +147,10 @@ class Newton {
   Eigen::MatrixXd J_, inverse_;
   Eigen::VectorXd e_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
+  Eigen::VectorXd utr_;
+  double rank_tol_ = 1e-7;
+  bool minimum_norm_ = false;
 };
 
 }  // namespace liesim

@@ -32,7 +32,8 @@ extern "C" {
 /* ABI version. The major changes only with an incompatible boundary; the minor when trailing
  * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model;
  * 2.2: mechanical description of a model (in R^m, or a rigid body), diagnostics of a method;
- * 2.3: Hamiltonian description of a model on a cotangent bundle T*G (symplectic Lie group methods). */
+ * 2.3: Hamiltonian description of a model on a cotangent bundle T*G (symplectic Lie group methods),
+ * Riemannian metric of a model's manifold (geodesic methods). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
@@ -120,6 +121,7 @@ typedef struct liesim_model liesim_model; /* an instance, opaque */
 #define LIESIM_MODEL_MECHANICAL 32u    /* the mech_* functions are available (ABI 2.2) */
 #define LIESIM_MODEL_RIGID_BODY 64u    /* the rb_* functions are available (ABI 2.2) */
 #define LIESIM_MODEL_HAMILTONIAN 128u  /* the ham_* functions are available (ABI 2.3) */
+#define LIESIM_MODEL_RIEMANNIAN 256u   /* the riem_* functions are available (ABI 2.3) */
 
 typedef struct liesim_model_info {
   uint32_t size;                      /* sizeof(liesim_model_info) as the plugin was built */
@@ -243,6 +245,18 @@ typedef struct liesim_model_api {
    * d/dt exp(s(t)) = dexp_s(s') exp(s)); and its inverse out = (dexp*_xi)^-1 mu = dexpinv*_xi mu. */
   void (*ham_dexp_dual)(liesim_model* m, const double* xi, const double* mu, double* out);
   void (*ham_dexpinv_dual)(liesim_model* m, const double* xi, const double* mu, double* out);
+  /* ---- ABI 2.3: a Riemannian metric on M (LIESIM_MODEL_RIEMANNIAN), for geodesic methods ----
+   * Points and tangent vectors in embedding coordinates (n numbers). The model's vector field F
+   * is the field X of the geodesic methods (tangent to M). */
+  /* out = exp_p(v), the Riemannian exponential (the geodesic from p with velocity v at time 1). */
+  liesim_status (*riem_exp)(liesim_model* m, const double* p, const double* v, double* out);
+  /* v = log_p(q), the initial velocity of the minimising geodesic from p to q (FATAL at the cut locus). */
+  liesim_status (*riem_log)(liesim_model* m, const double* p, const double* q, double* v);
+  /* d(p, q), the Riemannian distance. */
+  double (*riem_distance)(liesim_model* m, const double* p, const double* q);
+  /* b > 0 when M is a product of b unit spheres, each a block of n / b embedding coordinates (the
+   * spherical midpoint method needs it); 0 otherwise. */
+  int32_t (*riem_sphere_blocks)(liesim_model* m);
 #endif
 } liesim_model_api;
 

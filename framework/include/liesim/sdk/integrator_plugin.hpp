@@ -224,7 +224,7 @@ struct IntegratorAdapter {
         methods.push_back({{"name", m.name}, {"summary", m.summary}, {"order", m.order}, {"embedded_order", m.embedded_order},
                            {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled},
                            {"options", specs_json(f.options(m.name))}, {"diagnostics", diagnostics},
-                           {"needs_mechanics", m.needs_mechanics}});
+                           {"needs_mechanics", m.needs_mechanics || !m.needs.empty()}, {"needs", m.needs}});
       }
       metadata = nlohmann::json{{"summary", f.summary()}, {"methods", methods}}.dump();
       return LIESIM_OK;

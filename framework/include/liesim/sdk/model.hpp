@@ -5,6 +5,7 @@
 #pragma once
 #include <liesim/lie/cotangent.hpp>
 #include <liesim/model.hpp>
+#include <liesim/riemannian.hpp>
 #include <liesim/settings.hpp>
 #include <liesim/status.hpp>
 #include <liesim/types.hpp>
@@ -183,6 +184,49 @@ class HamiltonianOn : public HamiltonianSystem {
   bool reduced_;
 };
 
+/// A Riemannian metric on the model's manifold M (ABI 2.3), for geodesic methods: the
+/// exponential, logarithm and distance, points and tangent vectors in embedding coordinates.
+/// The model's F is the vector field X. liesim/riemannian.hpp has the unit sphere's. Calls must
+/// not allocate.
+class RiemannianMetric {
+ public:
+  virtual ~RiemannianMetric() = default;
+  /// out = exp_p(v).
+  virtual Status exp(ConstVec p, ConstVec v, Vec out) const noexcept = 0;
+  /// v = log_p(q) (Status::fatal at the cut locus).
+  virtual Status log(ConstVec p, ConstVec q, Vec v) const noexcept = 0;
+  /// d(p, q).
+  virtual double distance(ConstVec p, ConstVec q) const noexcept = 0;
+  /// b > 0 when M is a product of b unit spheres of n / b coordinates each; else 0.
+  virtual int sphere_blocks() const noexcept { return 0; }
+};
+
+/// The round metric of a product of `blocks` unit spheres, each a block of n / blocks embedding
+/// coordinates (S^2: 3 numbers; (S^2)^N: 3N), from liesim/riemannian.hpp.
+class SphereMetric final : public RiemannianMetric {
+ public:
+  SphereMetric(int point_size, int blocks) : k_(point_size / blocks), blocks_(blocks) {}
+  Status exp(ConstVec p, ConstVec v, Vec out) const noexcept override {
+    for (int b = 0; b < blocks_; ++b) riemannian::sphere_exp(p.segment(b * k_, k_), v.segment(b * k_, k_), out.segment(b * k_, k_));
+    return Status::ok;
+  }
+  Status log(ConstVec p, ConstVec q, Vec v) const noexcept override {
+    for (int b = 0; b < blocks_; ++b)
+      if (!riemannian::sphere_log(p.segment(b * k_, k_), q.segment(b * k_, k_), v.segment(b * k_, k_))) return Status::fatal;
+    return Status::ok;
+  }
+  /// The product metric: sqrt of the sum of squared block distances.
+  double distance(ConstVec p, ConstVec q) const noexcept override {
+    double d2 = 0.0;
+    for (int b = 0; b < blocks_; ++b) d2 += std::pow(riemannian::sphere_distance(p.segment(b * k_, k_), q.segment(b * k_, k_)), 2);
+    return std::sqrt(d2);
+  }
+  int sphere_blocks() const noexcept override { return blocks_; }
+
+ private:
+  int k_, blocks_;
+};
+
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
 class Model {
  public:
@@ -238,6 +282,8 @@ class Model {
   virtual RigidBodySystem* rigid_body() noexcept { return nullptr; }
   /// The model's Hamiltonian description on T*G, or nullptr where it has none (ABI 2.3).
   virtual HamiltonianSystem* hamiltonian() noexcept { return nullptr; }
+  /// The Riemannian metric of M, or nullptr where the model states none (ABI 2.3).
+  virtual const RiemannianMetric* riemannian() const noexcept { return nullptr; }
 
   /// Message of the last non-ok status returned by a hook.
   const std::string& last_error() const noexcept { return last_error_; }

@@ -24,6 +24,7 @@ struct ModelInstance {
   int dof = 0;
   RigidBodySystem* rb = nullptr;
   HamiltonianSystem* ham = nullptr;
+  const RiemannianMetric* riem = nullptr;
   int ham_k = 0;
   int ham_group = 0;
   std::vector<std::string> names, invariant_names, invariant_docs;
@@ -82,6 +83,7 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
   }
   s->rb = m->rigid_body();
   s->ham = m->hamiltonian();
+  s->riem = m->riemannian();
   if (s->ham) {
     s->ham_k = s->ham->algebra_dim();
     s->ham_group = s->ham->group_size();
@@ -113,6 +115,7 @@ struct ModelFunctions {
 #endif
 #if LIESIM_ABI_MINOR >= 3
     if (s->ham) flags |= LIESIM_MODEL_HAMILTONIAN;
+    if (s->riem) flags |= LIESIM_MODEL_RIEMANNIAN;
 #endif
     // Fill what both sides know: the host's struct may be older (smaller) or newer than ours.
     liesim_model_info mine{};
@@ -347,6 +350,19 @@ struct ModelFunctions {
     ModelInstance* s = instance(m);
     s->ham->dexpinv_dual(in(xi, s->ham_k), in(mu, s->ham_k), out(o, s->ham_k));
   }
+  LIESIM_SDK_HOT static liesim_status riem_exp(liesim_model* m, const double* p, const double* v, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->riem->exp(in(p, s->n), in(v, s->n), out(o, s->n)), "the Riemannian exponential failed");
+  }
+  static liesim_status riem_log(liesim_model* m, const double* p, const double* q, double* v) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->riem->log(in(p, s->n), in(q, s->n), out(v, s->n)), "the Riemannian logarithm failed (cut locus?)");
+  }
+  static double riem_distance(liesim_model* m, const double* p, const double* q) noexcept {
+    ModelInstance* s = instance(m);
+    return s->riem->distance(in(p, s->n), in(q, s->n));
+  }
+  static int32_t riem_sphere_blocks(liesim_model* m) noexcept { return instance(m)->riem->sphere_blocks(); }
 #endif
 
   /// The model table without `create` (each type adds its own).
@@ -396,6 +412,10 @@ struct ModelFunctions {
     t.ham_coadjoint = &ham_coadjoint;
     t.ham_dexp_dual = &ham_dexp_dual;
     t.ham_dexpinv_dual = &ham_dexpinv_dual;
+    t.riem_exp = &riem_exp;
+    t.riem_log = &riem_log;
+    t.riem_distance = &riem_distance;
+    t.riem_sphere_blocks = &riem_sphere_blocks;
 #endif
     return t;
   }

@@ -1,0 +1,162 @@
+// Geodesic and implicit Lie–Euler steps: see geodesic_stepper.hpp.
+#include "geodesic_stepper.hpp"
+
+#include <fmt/format.h>
+
+namespace liesim::geodesic {
+
+namespace {
+const char* name_of(Scheme s) {
+  switch (s) {
+    case Scheme::gee: return "geodesic_euler";
+    case Scheme::gie: return "geodesic_implicit_euler";
+    case Scheme::gimp: return "geodesic_implicit_midpoint";
+    case Scheme::sphmp: return "spherical_midpoint";
+    case Scheme::implicit_lie_euler: return "implicit_lie_euler";
+  }
+  return "";
+}
+}  // namespace
+
+Status GeodesicStepper::init(Model& model, std::string& error) noexcept {
+  try {
+    model_ = &model;
+    const int n = model.size(), d = model.space().algebra_dim();
+    if (scheme_ != Scheme::implicit_lie_euler) {
+      metric_ = model.riemannian();
+      if (!metric_) {
+        error = fmt::format("{} needs a model with a Riemannian metric on its manifold (ABI 2.3: exp, log, distance); `liesim describe "
+                            "MODEL` lists it among the capabilities (sphere_flow has one)",
+                            name_of(scheme_));
+        return Status::fatal;
+      }
+      if (scheme_ == Scheme::sphmp && metric_->sphere_blocks() <= 0) {
+        error = "spherical_midpoint needs a model whose manifold is a product of unit spheres (its Riemannian metric says how many); "
+                "use geodesic_implicit_midpoint on other manifolds";
+        return Status::fatal;
+      }
+    }
+    for (Eigen::VectorXd* v : {&p_, &q_, &X_, &v_}) v->setZero(n);
+    f_.setZero(d);
+    xi_.setZero(d);
+    start_.setZero(d);
+    taken_.setZero(n);
+    if (survey_ > 0) found_.setZero(n, max_roots);
+    if (scheme_ == Scheme::implicit_lie_euler) newton_.resize(d);
+    else newton_.resize(d, n);
+    return Status::ok;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return Status::fatal;
+  }
+}
+
+void GeodesicStepper::sphere_midpoint(ConstVec y0, ConstVec p, Vec yb) const noexcept {
+  const int b = metric_->sphere_blocks();
+  const int k = static_cast<int>(y0.size()) / b;
+  for (int i = 0; i < b; ++i) {
+    auto s = yb.segment(i * k, k);
+    s = y0.segment(i * k, k) + p.segment(i * k, k);
+    s /= s.norm();
+  }
+}
+
+Status GeodesicStepper::equations(double t, double h, ConstVec y0, ConstVec xi, Vec r) noexcept {
+  Status s = model_->space().act_exp(xi, y0, p_);
+  if (s != Status::ok) return s;
+  switch (scheme_) {
+    case Scheme::implicit_lie_euler:
+      s = model_->generator(t + h, p_, f_);
+      r = xi - h * f_;
+      return s;
+    case Scheme::gie:
+    case Scheme::gimp: {
+      const double a = scheme_ == Scheme::gie ? h : 0.5 * h;
+      s = model_->vector_field(t + a, p_, X_);
+      if (s != Status::ok) return s;
+      v_ = -a * X_;
+      s = metric_->exp(p_, v_, q_);
+      r = q_ - y0;
+      return s;
+    }
+    case Scheme::sphmp:
+      sphere_midpoint(y0, p_, q_);
+      s = model_->vector_field(t + 0.5 * h, q_, X_);
+      r = p_ - y0 - h * X_;
+      return s;
+    case Scheme::gee: break;
+  }
+  return Status::fatal;
+}
+
+Status GeodesicStepper::survey(double t, double h, ConstVec y0) noexcept {
+  taken_ = p_;
+  const int d = static_cast<int>(xi_.size());
+  long total = 1;
+  for (int i = 0; i < d; ++i) total *= survey_;
+  int count = 0;
+  bool taken_found = false;
+  for (long k = 0; k < total; ++k) {
+    long rest = k;
+    for (int i = 0; i < d; ++i) {
+      const long j = rest % survey_;
+      rest /= survey_;
+      start_[i] = survey_ == 1 ? 0.0 : -radius_ + 2.0 * radius_ * static_cast<double>(j) / (survey_ - 1);
+    }
+    const NewtonResult r = newton_.solve(start_, [&](ConstVec xi, Vec res) { return equations(t, h, y0, xi, res); });
+    if (r.status != Status::ok) continue;
+    if (model_->space().act_exp(start_, y0, p_) != Status::ok) continue;
+    bool known = false;
+    for (int j = 0; j < count && !known; ++j) known = (found_.col(j) - p_).norm() <= 1e-8 * (1.0 + p_.norm());
+    if (known || count == max_roots) continue;
+    found_.col(count++) = p_;
+    taken_found = taken_found || (taken_ - p_).norm() <= 1e-8 * (1.0 + p_.norm());
+  }
+  roots_ = count + (taken_found ? 0 : 1);  // the taken root counts even where no grid start reached it
+  p_ = taken_;
+  return Status::ok;
+}
+
+Status GeodesicStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
+  (void)err;
+  Status s;
+  if (scheme_ == Scheme::gee) {
+    if ((s = model_->vector_field(t, y, X_)) != Status::ok) return s;
+    v_ = h * X_;
+    return metric_->exp(y, v_, y_new);
+  }
+  // The explicit guess: the algebra element of one Lie–Euler step (half a step for GIMP's yb).
+  const double part = scheme_ == Scheme::gimp ? 0.5 : 1.0;
+  if ((s = model_->generator(t, y, f_)) != Status::ok) return s;
+  iterations_ = 0;
+  for (int k = 1; k <= substeps_; ++k) {
+    const double hk = h * k / substeps_;
+    if (k == 1) xi_ = (part * hk) * f_;
+    else xi_ *= static_cast<double>(k) / (k - 1);  // continue the root from h (k-1)/K
+    const NewtonResult r = newton_.solve(xi_, [&](ConstVec xi, Vec res) { return equations(t, hk, y, xi, res); });
+    Counters& c = model_->counters();
+    c.newton_iters += r.iterations;
+    iterations_ += r.iterations;
+    if (r.status != Status::ok) {
+      ++c.newton_fails;
+      error_ = r.status == Status::fatal
+                   ? model_->last_error()
+                   : fmt::format("the {} equations did not converge in Newton's method (residual {:.3g} after {} iterations, substep {} of {}); "
+                                 "reduce the step size or raise the option substeps",
+                                 name_of(scheme_), r.residual, r.iterations, k, substeps_);
+      return r.status == Status::fatal ? Status::fatal : Status::recoverable;
+    }
+    residual_ = r.residual;
+  }
+  if ((s = model_->space().act_exp(xi_, y, p_)) != Status::ok) return s;
+  if (survey_ > 0 && (s = survey(t, h, y)) != Status::ok) return s;
+  if (scheme_ != Scheme::gimp) {
+    y_new = p_;
+    return Status::ok;
+  }
+  if ((s = model_->vector_field(t + 0.5 * h, p_, X_)) != Status::ok) return s;
+  v_ = (0.5 * h) * X_;
+  return metric_->exp(p_, v_, y_new);
+}
+
+}  // namespace liesim::geodesic
