@@ -42,8 +42,8 @@ class GeodesicFamily final : public sdk::IntegratorFamily {
 
   std::vector<SettingSpec> options(const std::string& method) const override {
     if (method == "geodesic_euler") return {};
-    return {{"substeps", "1", "", "solve at h/K, 2h/K, ..., h, each from the last root (K > 1 follows the root that is continuous as h -> 0 "
-                                  "where the equations have several)"},
+    return {{"substeps", "1", "", "continuation: solve at h/K, 2h/K, ..., h, each from the last root, a failed solve retried with a quarter "
+                                  "of the increment (K > 1 follows the root that is continuous as h -> 0 where the equations have several)"},
             {"newton_tol", "1e-13", "", "Newton's method stops when its correction is below newton_tol (1 + |x|) (then one polishing step)"},
             {"max_iters", "50", "", "Newton iterations per (sub)step before the step fails"},
             {"survey", "0", "", "S > 0: also start Newton from the S^d points of the grid [-R, R]^d in g and report the distinct roots found "

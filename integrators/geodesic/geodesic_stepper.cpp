@@ -40,6 +40,7 @@ Status GeodesicStepper::init(Model& model, std::string& error) noexcept {
     f_.setZero(d);
     xi_.setZero(d);
     start_.setZero(d);
+    root_.setZero(d);
     taken_.setZero(n);
     if (survey_ > 0) found_.setZero(n, max_roots);
     if (scheme_ == Scheme::implicit_lie_euler) newton_.resize(d);
@@ -129,25 +130,39 @@ Status GeodesicStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err)
   const double part = scheme_ == Scheme::gimp ? 0.5 : 1.0;
   if ((s = model_->generator(t, y, f_)) != Status::ok) return s;
   iterations_ = 0;
-  for (int k = 1; k <= substeps_; ++k) {
-    const double hk = h * k / substeps_;
-    if (k == 1) xi_ = (part * hk) * f_;
-    else xi_ *= static_cast<double>(k) / (k - 1);  // continue the root from h (k-1)/K
-    const NewtonResult r = newton_.solve(xi_, [&](ConstVec xi, Vec res) { return equations(t, hk, y, xi, res); });
-    Counters& c = model_->counters();
+  // Continuation in the step size: solve at lambda h for lambda = dl, 2 dl, ... up to 1, each
+  // from the last root scaled to the new lambda (the root is about proportional to h); a failed
+  // solve is retried with a quarter of the increment.
+  const double min_increment = 1e-6;
+  double lambda = 0.0, dl = 1.0 / substeps_;
+  Counters& c = model_->counters();
+  while (lambda < 1.0) {
+    const double next = std::min(1.0, lambda + dl);
+    if (lambda == 0.0) xi_ = (part * next * h) * f_;
+    else xi_ = root_ * (next / lambda);
+    const NewtonResult r = newton_.solve(xi_, [&](ConstVec xi, Vec res) { return equations(t, next * h, y, xi, res); });
     c.newton_iters += r.iterations;
     iterations_ += r.iterations;
-    if (r.status != Status::ok) {
-      ++c.newton_fails;
-      error_ = r.status == Status::fatal
-                   ? model_->last_error()
-                   : fmt::format("the {} equations did not converge in Newton's method (residual {:.3g} after {} iterations, substep {} of {}); "
-                                 "reduce the step size or raise the option substeps",
-                                 name_of(scheme_), r.residual, r.iterations, k, substeps_);
-      return r.status == Status::fatal ? Status::fatal : Status::recoverable;
+    if (r.status == Status::ok) {
+      root_ = xi_;
+      lambda = next;
+      residual_ = r.residual;
+      continue;
     }
-    residual_ = r.residual;
+    ++c.newton_fails;
+    if (r.status == Status::fatal) {
+      error_ = model_->last_error();
+      return Status::fatal;
+    }
+    dl *= 0.25;
+    if (dl < min_increment) {
+      error_ = fmt::format("the {} equations did not converge in Newton's method (residual {:.3g} after {} iterations) even when "
+                           "continued from {:.6g} h in increments of {:.1e} h; reduce the step size",
+                           name_of(scheme_), r.residual, r.iterations, lambda, dl * 4);
+      return Status::recoverable;
+    }
   }
+  xi_ = root_;
   if ((s = model_->space().act_exp(xi_, y, p_)) != Status::ok) return s;
   if (survey_ > 0 && (s = survey(t, h, y)) != Status::ok) return s;
   if (scheme_ != Scheme::gimp) {

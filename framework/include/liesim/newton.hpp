@@ -52,7 +52,7 @@ class Newton {
     minimum_norm_ = false;
   }
   /// Allocate for n unknowns and m equations, with minimum-norm least-squares corrections.
-  void resize(Eigen::Index n, Eigen::Index m, double rank_tol = 1e-7) {
+  void resize(Eigen::Index n, Eigen::Index m, double rank_tol = 1e-6) {
     r_.resize(m);
     rp_.resize(m);
     xp_.resize(n);
@@ -149,7 +149,7 @@ class Newton {
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
   Eigen::VectorXd utr_;
-  double rank_tol_ = 1e-7;
+  double rank_tol_ = 1e-6;
   bool minimum_norm_ = false;
 };
 

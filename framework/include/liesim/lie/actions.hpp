@@ -8,6 +8,7 @@
 // Conventions: README.md (rotation-first se(3), row-major storage of matrices in points).
 #pragma once
 
+#include "liesim/lie/gl.hpp"
 #include "liesim/lie/product.hpp"
 #include "liesim/lie/rn.hpp"
 #include "liesim/lie/se3.hpp"
@@ -296,6 +297,28 @@ struct ProductAction {
       Factor<k>::project(block);
       point_block<k>(m) = block;
     });
+  }
+};
+
+/// GL(N) on symmetric matrices by congruence: g . A = g A g^T (entries row by row); generator
+/// psi_*(X)|_A = X A + A X^T. Transitive on the symmetric positive-definite matrices, which it
+/// keeps (thesis Example 11: the affine-invariant metric is invariant under it).
+template <int N>
+struct GLCongruence {
+  using Group = GL<N>;
+  static constexpr int point_dim = N * N;
+  using Point = Eigen::Matrix<double, point_dim, 1>;
+
+  /// g . A = g A g^T.
+  static Point act(const typename Group::Element& g, const Point& p) {
+    return Group::vee(g * Group::hat(p) * g.transpose());
+  }
+  /// exp(X) A exp(X)^T.
+  static Point act_exp(const typename Group::Algebra& xi, const Point& p) { return act(Group::exp(xi), p); }
+  /// X A + A X^T.
+  static Point generator(const typename Group::Algebra& xi, const Point& p) {
+    const typename Group::Matrix X = Group::hat(xi), A = Group::hat(p);
+    return Group::vee(X * A + A * X.transpose());
   }
 };
 
