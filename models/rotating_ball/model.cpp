@@ -36,6 +36,8 @@ EMBEDDING   state [R (row-major, 9 numbers), w (3)] in R^12; F = (R hat(w), w').
             status. The check sees states only: a stage that rotates by more than 2 pi_margin can jump across
             pi unseen (the torque then flips), so keep h |w| well below 2 pi_margin near pi. The angle stays
             below pi - pi_margin if 1/2 m |w0|^2 + 1/2 k alpha0^2 < 1/2 k (pi - pi_margin)^2 (E never increases).
+MECHANICS   rigid body on SO(3) (ABI 2.2, a fixed point): J = m I_3, U(R) = 1/2 k |log R|^2 with the body
+            moment -grad_L U = -k log R (exact), damping torque -d w; for lgvi and lie_generalized_alpha.
 INVARIANTS  energy E = 1/2 m |w|^2 + 1/2 k |log R|^2 (dE/dt = -d |w|^2: conserved for d = 0, non-increasing
             for d > 0); orthogonality = ||R^T R - I||_F.
             Exact solution (has_exact_solution) when w0_perp = 0 and 1/2 m v0^2 + 1/2 k alpha0^2 <
@@ -50,7 +52,10 @@ SOURCE      M. Arnold, Stability analysis of Lie group integrators in terms of t
             EasyChair preprint 2024 (seed 003), §3 equations (1)-(3); oscillator is its R^2 counterpart.)";
 
 
-class RotatingBall final : public sdk::Model {
+/// The ball also states its rigid-body description (ABI 2.2), for Lie group variational and
+/// generalized-alpha methods: a fixed point, J = m I, U = 1/2 k |log R|^2 with the body moment
+/// -grad_L U = -k log R (exact: dexpinv_theta theta = theta), damping torque -d w.
+class RotatingBall final : public sdk::Model, public sdk::RigidBodySystem {
  public:
   RotatingBall(double m, double d, double k, const Eigen::Vector3d& n, double alpha0, double v0, const Eigen::Vector3d& w0_perp,
                double pi_margin)
@@ -113,7 +118,44 @@ class RotatingBall final : public sdk::Model {
     return Status::ok;
   }
 
+  RigidBodySystem* rigid_body() noexcept override { return this; }
+  int translation() const noexcept override { return 0; }
+  void inertia(Matrix3& J, Matrix3&) const noexcept override { J = m_ * Matrix3::Identity(); }
+  Status potential(double, const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d&, double& U, Eigen::Vector3d& moment,
+                   Eigen::Vector3d& dU_dx) noexcept override {
+    const Eigen::Vector3d theta = lie::SO3::log(R);
+    if (k_ > 0.0 && !(theta.norm() < angle_max_)) return angle_failure();
+    U = 0.5 * k_ * theta.squaredNorm();
+    moment = -k_ * theta;
+    dU_dx.setZero();
+    return Status::ok;
+  }
+  Status forces(double, const RigidBodySystem::RowMajor3&, const Eigen::Vector3d&, const Eigen::Vector3d& Omega, const Eigen::Vector3d&,
+                Eigen::Vector3d& torque, Eigen::Vector3d& force) noexcept override {
+    torque = -d_ * Omega;
+    force.setZero();
+    return Status::ok;
+  }
+  void from_state(ConstVec y, RigidBodySystem::RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega,
+                  Eigen::Vector3d& v) const noexcept override {
+    R = Eigen::Map<const RowMajor3>(y.data());
+    Omega = y.segment<3>(9);
+    x.setZero();
+    v.setZero();
+  }
+  void to_state(const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d&, const Eigen::Vector3d& Omega, const Eigen::Vector3d&,
+                Vec y) const noexcept override {
+    Eigen::Map<RowMajor3>(y.data()) = R;
+    y.segment<3>(9) = Omega;
+  }
+
  private:
+  Status angle_failure() noexcept {
+    return fail(Status::fatal,
+                "rotating_ball: the rotation angle |log R| reached pi (within pi_margin); log(R), and with it the "
+                "spring torque -k log(R), is smooth only for angles below pi (keep 1/2 m |w0|^2 + 1/2 k alpha0^2 "
+                "below 1/2 k (pi - pi_margin)^2)");
+  }
   /// w' = -(d w + k log R)/m; fatal when k > 0 and the rotation angle reaches pi - pi_margin.
   Status angular_acceleration(const Eigen::Matrix3d& R, const Eigen::Vector3d& w, Eigen::Vector3d& wdot) noexcept {
     if (k_ == 0.0) {
@@ -121,11 +163,7 @@ class RotatingBall final : public sdk::Model {
       return Status::ok;
     }
     const Eigen::Vector3d theta = lie::SO3::log(R);
-    if (!(theta.norm() < angle_max_))
-      return fail(Status::fatal,
-                  "rotating_ball: the rotation angle |log R| reached pi (within pi_margin); log(R), and with it the "
-                  "spring torque -k log(R), is smooth only for angles below pi (keep 1/2 m |w0|^2 + 1/2 k alpha0^2 "
-                  "below 1/2 k (pi - pi_margin)^2)");
+    if (!(theta.norm() < angle_max_)) return angle_failure();
     wdot = -(d_ * w + k_ * theta) / m_;
     return Status::ok;
   }

@@ -41,7 +41,7 @@ TEST_CASE("no heap allocation per step, for every method, on the pendulum chain 
   CHECK(methods >= 23);  // every shipped family was loaded (23 kernel-driven methods)
 }
 
-TEST_CASE("no heap allocation per step for the variational, symplectic and geodesic methods (and the adaptive ones' own steps)") {
+TEST_CASE("no heap allocation per step for the variational, symplectic, geodesic and generalized-alpha methods (and the adaptive ones' own steps)") {
   // Each method on every model with the description it needs (a Lagrangian in R^n, a rigid body,
   // a damped rigid body, a Hamiltonian on T*G, a Riemannian metric): the ones it accepts, at least one.
   using Cases = std::vector<std::pair<std::string, std::map<std::string, std::string>>>;
@@ -77,5 +77,5 @@ TEST_CASE("no heap allocation per step for the variational, symplectic and geode
       CHECK(accepted >= 1);
     }
   }
-  CHECK(methods == 15);  // 10 variational, slgi, 4 geodesic
+  CHECK(methods == 16);  // 10 variational, slgi, 4 geodesic, lie_generalized_alpha
 }
