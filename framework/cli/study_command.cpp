@@ -193,7 +193,9 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
     } else {
       fmt::print(stderr, "[{}/{}] {} {} {}: {}{}\n", done, total, r.case_name, r.integrator,
                  r.step > 0 ? fmt::format("h={}", r.step) : r.tolerance > 0 ? fmt::format("tol={}", r.tolerance) : "(no step: matched run not made)", r.status,
-                 r.status == "ok" ? fmt::format(", error {:.2e}", r.error_final) : " (" + r.error + ")");
+                 r.status != "ok"                ? " (" + r.error + ")"
+                 : std::isnan(r.distance_ratio) ? fmt::format(", error {:.2e}", r.error_final)
+                                                : fmt::format(", distance ratio {:.6g}", r.distance_ratio));
     }
   };
   const std::string started = study::utc_now();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the plots of a liesim study from its results folder (results.csv, series/, steps/).
 
-Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size}_<case>.{png,svg}
+Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg}
 """
 import csv
 import math
@@ -150,6 +150,48 @@ def step_size(out, case, rows):
     save(fig, out, "step_size", case)
 
 
+def contractivity(out, case, rows):
+    """One-step groups: d(phi_h(p), phi_h(q)) / d(p, q) against h (B-stability, thesis ch. 4)."""
+    runs = [r for r in rows if r["status"] == "ok" and not math.isnan(num(r.get("distance_ratio", "")))]
+    if not runs:
+        return
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    series = {}
+    for r in runs:
+        series.setdefault(label(r), []).append((num(r["step"]), num(r["distance_ratio"])))
+    for name, pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=3)
+    ax.axhline(1.0, color="k", lw=0.8, ls="--")
+    ax.set_xlabel("step size h")
+    ax.set_ylabel("d(φ_h(p), φ_h(q)) / d(p, q)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(f"one-step distance ratio: {case}")
+    save(fig, out, "contractivity", case)
+
+
+def roots(out, case, rows):
+    """Methods with a root survey (diagnostic roots): the number of roots found against h."""
+    runs = [r for r in rows if r["status"] == "ok" and not math.isnan(num(r.get("max:roots", "")))]
+    if not runs:
+        return
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    series = {}
+    for r in runs:
+        series.setdefault(label(r), []).append((num(r["step"]), num(r["max:roots"])))
+    for name, pts in sorted(series.items()):
+        pts.sort()
+        ax.step([p[0] for p in pts], [p[1] for p in pts], where="mid", label=name)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", ms=3)
+    ax.set_xlabel("step size h")
+    ax.set_ylabel("roots of the step equations found")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(f"roots: {case}")
+    save(fig, out, "roots", case)
+
+
 def sweeps(out, rows):
     """Cases expanded from one swept case: error and steps against the swept parameter."""
     bases = {}
@@ -218,6 +260,8 @@ def main():
         work_precision(out, case, sel)
         drift(out, case, sel)
         step_size(out, case, sel)
+        contractivity(out, case, sel)
+        roots(out, case, sel)
     sweeps(out, rows)
 
 

@@ -84,6 +84,21 @@ TEST_CASE("invalid study files are refused with file, line and key") {
   CHECK(error_of(two_groups + "match_error_of = \"fixed\"\nmatch_steps_of = \"fixed\"\n").find("exactly one of") != std::string::npos);
 }
 
+TEST_CASE("one-step groups: need steps and a pair on every case they run; their runs write no series") {
+  const std::string base = "name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"sphere_flow\"\npair = { latitude = 30 }\n"
+                           "[[case]]\nname = \"b\"\nmodel = \"sphere_flow\"\n[[runs]]\nintegrators = [\"geodesic_euler\"]\n";
+  CHECK(error_of(base + "steps = [0.1]\none_step = true\n").find("one_step = true but case 'b' has no 'pair'") != std::string::npos);
+  CHECK(error_of(base + "tolerances = [1e-6]\none_step = true\n").find("a one_step group takes one step of each size in 'steps'") !=
+        std::string::npos);
+  CHECK(error_of(base + "steps = [0.1]\none_step = 1\n").find("key 'one_step' must be true or false") != std::string::npos);
+  CHECK(error_of("name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\npair = {}\n").find("key 'pair' is empty") != std::string::npos);
+  const StudySpec s = parse_study(base + "steps = [0.1, 0.2]\none_step = true\ncases = [\"a\"]\nseries = \"all\"\n", "s.toml");
+  REQUIRE(s.cases[0].pair.at("latitude") == "30");
+  const auto items = expand(s);
+  REQUIRE(items.size() == 2);
+  for (const auto& i : items) CHECK_FALSE(i.series);
+}
+
 TEST_CASE("matched groups expand to one run per adaptive run of the same case") {
   const StudySpec s = parse_study(std::string(valid) + "[[runs]]\nname = \"same_steps\"\nintegrators = [\"rkmk5\"]\nmatch_steps_of = \"ad\"\n"
                                                       "[[runs]]\nname = \"same_error\"\nintegrators = [\"rkmk5\", \"rk4\"]\nmatch_error_of = \"ad\"\n",

@@ -391,6 +391,36 @@ steps = [0.1]
   fs::remove_all(d);
 }
 
+TEST_CASE("a one-step study measures d(phi_h(p), phi_h(q)) / d(p, q) in the model's metric, reports and plots it") {
+  const fs::path d = fresh_dir("one_step");
+  const fs::path f = write_study(d, R"(name = "bstab"
+[[case]]
+name = "killing"
+model = "sphere_flow"
+t_end = 0.1
+parameters = { latitude = 25 }
+pair = { latitude = 30 }
+[[runs]]
+integrators = ["geodesic_implicit_euler", "geodesic_implicit_midpoint"]
+steps = [0.5, 0.8, 1.0]
+one_step = true
+)");
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "out").string()) == 0);
+  const auto t = liesim::test::read_table(d / "out" / "results.csv");
+  std::map<std::pair<std::string, std::string>, double> ratio;
+  for (const auto& row : t.rows) ratio[{row[t.column("integrator")], row[t.column("step")]}] = std::stod(row[t.column("distance_ratio")]);
+  // The notes' independent values (A13, A14): GIE 1.0607 (h = 0.5), 1.0997 (0.8); GIMP 1.0019 (1.0).
+  CHECK(ratio.at({"geodesic_implicit_euler", "0.5"}) == doctest::Approx(1.0607).epsilon(1e-3));
+  CHECK(ratio.at({"geodesic_implicit_euler", "0.80000000000000004"}) == doctest::Approx(1.0997).epsilon(1e-3));
+  CHECK(ratio.at({"geodesic_implicit_midpoint", "1"}) == doctest::Approx(1.0019).epsilon(1e-3));
+  const std::string report = read_text(d / "out" / "report.md");
+  CHECK(report.find("d(φ_h(p), φ_h(q)) / d(p, q)") != std::string::npos);
+  CHECK(report.find("Observed orders") == std::string::npos);  // one step is no convergence sweep
+  if (fs::exists(d / "out" / "plots" / "convergence_killing.png") || fs::exists(d / "out" / "plots" / "contractivity_killing.png"))
+    CHECK(fs::exists(d / "out" / "plots" / "contractivity_killing.png"));
+  fs::remove_all(d);
+}
+
 TEST_CASE("review regressions: the output folder is safe and never reaches a shell") {
   const fs::path d = fresh_dir("safe");
   const std::string body = R"(

@@ -222,6 +222,31 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
                        energy, worst, r.wall_time_s);
     }
     o << "\n";
+    // One-step groups: the distance ratio of the two initial points after one step, against h.
+    std::map<std::string, std::map<double, double>> ratios;  // label -> h -> ratio
+    for (const auto& r : result.records)
+      if (r.case_name == c && !std::isnan(r.distance_ratio))
+        ratios[groups_of[r.integrator].size() > 1 ? fmt::format("{} ({})", r.integrator, r.group) : r.integrator][r.step] = r.distance_ratio;
+    if (!ratios.empty()) {
+      std::set<double> hs;
+      for (const auto& [label, byh] : ratios)
+        for (const auto& [h, v] : byh) hs.insert(h);
+      o << "One step of size h from the case's point p and its pair q: d(φ_h(p), φ_h(q)) / d(p, q) (> 1: the step expands "
+           "the distance):\n\n| method |";
+      for (double h : hs) o << fmt::format(" h = {:g} |", h);
+      o << "\n|---|";
+      for (std::size_t k = 0; k < hs.size(); ++k) o << "---|";
+      o << "\n";
+      for (const auto& [label, byh] : ratios) {
+        o << "| " << label << " |";
+        for (double h : hs) {
+          auto it = byh.find(h);
+          o << (it == byh.end() ? std::string(" – |") : fmt::format(" {:.6g} |", it->second));
+        }
+        o << "\n";
+      }
+      o << "\n";
+    }
     bool any = false;
     for (const auto& f : result.orders) {
       if (f.case_name != c) continue;

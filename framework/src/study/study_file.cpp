@@ -110,7 +110,7 @@ const toml::array& table_array(const Where& w, const toml::node& n, const std::s
 
 /// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
 void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases, std::set<std::string>& names) {
-  check_keys(w, t, "[[case]]", {"name", "model", "parameters", "t_end", "outputs", "sweep"});
+  check_keys(w, t, "[[case]]", {"name", "model", "parameters", "pair", "t_end", "outputs", "sweep"});
   CaseSpec c;
   c.line = static_cast<int>(t.source().begin.line);
   if (!t.contains("name")) w.fail(c.line, "[[case]] needs a 'name'");
@@ -119,6 +119,10 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
   if (c.name.empty()) w.fail(*t.get("name"), "a case 'name' must not be empty");
   c.model = get_string(w, *t.get("model"), "model");
   if (const auto* n = t.get("parameters")) c.parameters = settings_table(w, *n, "parameters");
+  if (const auto* n = t.get("pair")) {
+    c.pair = settings_table(w, *n, "pair");
+    if (c.pair.empty()) w.fail(*n, "key 'pair' is empty: give the parameters of the second initial point, e.g. { latitude = 30 }");
+  }
   if (const auto* n = t.get("t_end")) c.t_end = get_positive(w, *n, "t_end");
   if (const auto* n = t.get("outputs")) c.outputs = get_integer(w, *n, "outputs", 1, max_outputs);
   std::vector<CaseSpec> expanded{c};
@@ -155,7 +159,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
 
 GroupSpec make_group(const Where& w, const toml::table& t, int index) {
   check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "match_steps_of", "match_error_of", "options", "cases",
-                            "series", "timeout"});
+                            "series", "timeout", "one_step"});
   GroupSpec g;
   g.line = static_cast<int>(t.source().begin.line);
   g.name = t.contains("name") ? get_string(w, *t.get("name"), "name") : fmt::format("runs{}", index + 1);
@@ -176,6 +180,12 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
   if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
   if (const auto* n = t.get("timeout")) g.timeout = get_positive(w, *n, "timeout");
+  if (const auto* n = t.get("one_step")) {
+    if (!n->is_boolean()) w.fail(*n, "key 'one_step' must be true or false");
+    g.one_step = *n->value<bool>();
+    if (g.one_step && g.steps.empty())
+      w.fail(*n, "a one_step group takes one step of each size in 'steps': give 'steps' (not tolerances or a match)");
+  }
   if (const auto* n = t.get("series")) {
     g.series = get_string(w, *n, "series");
     if (g.series != "coarsest" && g.series != "all" && g.series != "none")
@@ -249,6 +259,18 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
       });
       if (!found) w.fail(g.line, fmt::format("[[runs]] '{}' names unknown case '{}'", g.name, name));
     }
+  // A one-step group measures distance ratios: each of its cases needs a second initial point.
+  for (const auto& g : s.groups) {
+    if (!g.one_step) continue;
+    for (const auto& c : s.cases) {
+      const bool selected = g.cases.empty() || std::any_of(g.cases.begin(), g.cases.end(), [&](const std::string& n) {
+                              return c.name == n || c.name.rfind(n + "[", 0) == 0;
+                            });
+      if (selected && c.pair.empty())
+        w.fail(g.line, fmt::format("[[runs]] '{}' has one_step = true but case '{}' has no 'pair' (the second initial point's "
+                                   "parameters); add one, or name only cases with a pair in 'cases'", g.name, c.name));
+    }
+  }
   return s;
 }
 
@@ -307,7 +329,7 @@ std::vector<RunItem> expand(const StudySpec& s) {
           r.group = &g;
           r.integrator = integrator;
           (g.steps.empty() ? r.tolerance : r.step) = v;
-          r.series = g.series == "all" || (g.series == "coarsest" && v == coarsest);
+          r.series = !g.one_step && (g.series == "all" || (g.series == "coarsest" && v == coarsest));
           r.id = fmt::format("{}|{}|{}|{}|{}{}", g.name, c.name, integrator, g.steps.empty() ? "tol" : "h", v, opts);
           out.push_back(std::move(r));
         }

@@ -42,6 +42,16 @@ RunRequest request_for(const CaseSpec& c, const std::string& integrator, double 
   return q;
 }
 
+/// The request of a run of the plan: a one-step run ends after its one step (t_end = h), from
+/// the case's point or (`second`) from its pair's.
+RunRequest request_for(const RunItem& item, double step, bool second = false) {
+  RunRequest q = request_for(*item.case_spec, item.integrator, step, item.tolerance, item.group->options);
+  if (item.group->one_step) q.t_end = step;
+  if (second)
+    for (const auto& [k, v] : item.case_spec->pair) q.parameters[k] = v;
+  return q;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t m = v.size();
@@ -118,7 +128,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     try {
       // A matched run's step is known only after its adaptive run: validate with a placeholder.
       const double step = item.matched >= 0 ? c.t_end / 100 : item.step;
-      prepared.push_back(prepare_run(registry, request_for(c, item.integrator, step, item.tolerance, item.group->options)));
+      prepared.push_back(prepare_run(registry, request_for(item, step)));
+      if (item.group->one_step) (void)prepare_run(registry, request_for(item, step, true));  // the pair's parameters too
     } catch (const Error& e) {
       throw Error(fmt::format("{}:{}: case '{}' with integrator '{}' ([[runs]] '{}', line {}): {}", study.file, c.line, c.name,
                               item.integrator, item.group->name, item.group->line, e.what()));
@@ -300,7 +311,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       try {
         const RunItem& a = items[item.matched];
         partner = std::make_unique<PreparedRun>(
-            prepare_run(registry, request_for(*a.case_spec, a.integrator, a.step, a.tolerance, a.group->options)));
+            prepare_run(registry, request_for(a, a.step)));
         (void)execute(*partner, null);  // warm-up, untimed
         (void)execute(p, null);
       } catch (const std::exception&) {
@@ -419,7 +430,24 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.error = f.what();
       }
       rec.stats = r.stats;
-      if (rec.status == "ok") {
+      if (rec.status == "ok" && item.group->one_step) {
+        // The same step from the pair's point: d(phi_h(p), phi_h(q)) / d(p, q).
+        PreparedRun second = prepare_run(registry, request_for(item, item.step, true));
+        NullObserver null;
+        try {
+          const Eigen::VectorXd y1 = execute(second, null).y;
+          const auto* metric = p.model->riemannian();
+          const auto d = [&](ConstVec a, ConstVec b) { return metric ? metric->distance(a, b) : p.model->space().distance(a, b); };
+          rec.distance_ratio = d(r.y, y1) / d(p.y0, second.y0);
+          if (!std::isfinite(rec.distance_ratio)) {
+            rec.status = "failed";
+            rec.error = fmt::format("the distance ratio is not finite ({}): a step result left the manifold numerically", rec.distance_ratio);
+          }
+        } catch (const RunFailure& f) {
+          rec.status = "failed";
+          rec.error = fmt::format("the step from the pair's point failed: {}", f.what());
+        }
+      } else if (rec.status == "ok") {
         const Reference& ref = result.references.at(item.case_spec->name);
         const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
         rec.error_final = (r.y - yref).norm();
@@ -547,7 +575,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
 std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs) {
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RunRecord*>> groups;
   for (const auto& r : records)
-    if (r.step > 0) groups[{r.case_name, r.integrator, r.group}].push_back(&r);
+    if (r.step > 0 && std::isnan(r.distance_ratio) && !(r.status == "ok" && std::isnan(r.error_final)))  // not one-step runs
+      groups[{r.case_name, r.integrator, r.group}].push_back(&r);
   std::vector<OrderFit> out;
   for (const auto& [key, runs] : groups) {
     if (runs.size() < 3) continue;  // not a convergence sweep

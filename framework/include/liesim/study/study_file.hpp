@@ -29,6 +29,9 @@ struct CaseSpec {
   std::string name;  ///< unique; swept cases get "name[key=value,...]"
   std::string model;
   std::map<std::string, std::string> parameters;
+  /// A second initial point for one-step groups: parameters that override `parameters` (e.g. another
+  /// latitude); the runs measure d(phi_h(p), phi_h(q)) / d(p, q) (thesis ch. 4, B-stability).
+  std::map<std::string, std::string> pair;
   double t_end = 1.0;
   int outputs = 100;  ///< output times for self-controlled solvers
   int line = 0;
@@ -50,6 +53,7 @@ struct GroupSpec {
   std::map<std::string, std::string> options;
   std::vector<std::string> cases;  ///< case names (before sweep expansion); empty = all
   std::string series = "coarsest"; ///< which runs write an invariant time series: coarsest|all|none
+  bool one_step = false;           ///< each run is one step of size h from the case's point and its `pair`: distance_ratio
   double timeout = 0.0;            ///< time limit per run in seconds (0: the study's)
   int line = 0;
 };

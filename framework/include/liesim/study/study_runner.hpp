@@ -35,6 +35,9 @@ struct RunRecord {
   /// Matched runs: median wall time over that of the adaptive run they match, the two timed
   /// alternately (side by side); NaN otherwise.
   double paired_time_ratio = std::numeric_limits<double>::quiet_NaN();
+  /// One-step groups: d(phi_h(p), phi_h(q)) / d(p, q) for the case's point p and its pair q, in the
+  /// model's Riemannian distance where it states a metric, else the space's distance.
+  double distance_ratio = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Reference of a case: final state and an estimate of its own accuracy.
