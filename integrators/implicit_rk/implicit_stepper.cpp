@@ -1,14 +1,14 @@
 // Newton solve of the implicit stage equations; workspaces allocated once in init().
 #include "implicit_stepper.hpp"
 
-#include <cmath>
-#include <limits>
 
 namespace liesim::implicit_rk {
 
 ImplicitRkStepper::ImplicitRkStepper(const ButcherTableau& tableau, bool lie_group, double newton_tol, int max_iters,
                                      JacobianSource jacobian)
-    : tab_(tableau), lie_(lie_group), tol_(newton_tol), max_iters_(max_iters), jacobian_(jacobian) {}
+    : tab_(tableau), lie_(lie_group), jacobian_(jacobian) {
+  newton_.configure(newton_tol, max_iters, false, false);  // no polishing: one residual per iteration
+}
 
 Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
   try {
@@ -18,12 +18,7 @@ Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
     JF_.setZero(model_jacobian_ ? m_ : 0, model_jacobian_ ? m_ : 0);
     const int N = tab_.stages * m_;
     K_.setZero(N);
-    G_.setZero(N);
-    Gp_.setZero(N);
-    Kp_.setZero(N);
-    dK_.setZero(N);
-    J_.setZero(N, N);
-    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(N);
+    newton_.resize(N);
     u_.setZero(m_);
     f_.setZero(m_);
     k_.setZero(m_);
@@ -56,30 +51,18 @@ Status ImplicitRkStepper::residual(double t, double h, ConstVec y, ConstVec K, V
   return Status::ok;
 }
 
-Status ImplicitRkStepper::stage_jacobian(double t, double h, ConstVec y) noexcept {
-  Status s = Status::ok;
-  if (model_jacobian_) {
-    for (int i = 0; i < tab_.stages; ++i) {
-      u_.setZero();
-      for (int j = 0; j < tab_.stages; ++j)
-        if (tab_.A[i][j] != 0.0) u_.noalias() += (h * tab_.A[i][j]) * K_.segment(j * m_, m_);
-      Y_ = y + u_;
-      if ((s = model_->vector_field_jacobian(t + tab_.c[i] * h, Y_, JF_)) != Status::ok) return s;
-      for (int j = 0; j < tab_.stages; ++j) {
-        auto block = J_.block(i * m_, j * m_, m_, m_);
-        block = (-h * tab_.A[i][j]) * JF_;
-        if (i == j) block.diagonal().array() += 1.0;
-      }
+Status ImplicitRkStepper::stage_jacobian(double t, double h, ConstVec y, ConstVec K, MatRef J) noexcept {
+  for (int i = 0; i < tab_.stages; ++i) {
+    u_.setZero();
+    for (int j = 0; j < tab_.stages; ++j)
+      if (tab_.A[i][j] != 0.0) u_.noalias() += (h * tab_.A[i][j]) * K.segment(j * m_, m_);
+    Y_ = y + u_;
+    if (const Status s = model_->vector_field_jacobian(t + tab_.c[i] * h, Y_, JF_); s != Status::ok) return s;
+    for (int j = 0; j < tab_.stages; ++j) {
+      auto block = J.block(i * m_, j * m_, m_, m_);
+      block = (-h * tab_.A[i][j]) * JF_;
+      if (i == j) block.diagonal().array() += 1.0;
     }
-    return Status::ok;
-  }
-  const double sqrt_eps = std::sqrt(std::numeric_limits<double>::epsilon());
-  for (int c = 0; c < static_cast<int>(K_.size()); ++c) {
-    const double delta = sqrt_eps * std::max(1.0, std::abs(K_[c]));
-    Kp_ = K_;
-    Kp_[c] += delta;
-    if ((s = residual(t, h, y, Kp_, Gp_)) != Status::ok) return s;
-    J_.col(c) = (Gp_ - G_) / delta;
   }
   return Status::ok;
 }
@@ -91,22 +74,17 @@ Status ImplicitRkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec) n
   else s = model_->vector_field(t, y, f_);
   if (s != Status::ok) return s;
   for (int i = 0; i < tab_.stages; ++i) K_.segment(i * m_, m_) = f_;
+  const auto G = [&](ConstVec K, Vec r) { return residual(t, h, y, K, r); };
+  const NewtonResult r = model_jacobian_
+                             ? newton_.solve_with_jacobian(K_, G, [&](Vec K, MatRef J) { return stage_jacobian(t, h, y, K, J); })
+                             : newton_.solve(K_, G);
   Counters& counters = model_->counters();
-  bool converged = false;
-  for (int iter = 0; iter < max_iters_ && !converged; ++iter) {
-    ++counters.newton_iters;
-    if ((s = residual(t, h, y, K_, G_)) != Status::ok) return s;
-    if ((s = stage_jacobian(t, h, y)) != Status::ok) return s;
-    lu_.compute(J_);
-    dK_ = lu_.solve(G_);
-    if (!dK_.allFinite()) break;
-    K_ -= dK_;
-    converged = dK_.norm() <= tol_ * (1.0 + K_.norm());
-  }
-  if (!converged) {
+  counters.newton_iters += r.iterations;
+  if (r.status != Status::ok) {
     ++counters.newton_fails;
-    error_ = "Newton's method did not converge on the implicit stage equations; reduce the step size";
-    return Status::recoverable;
+    error_ = r.status == Status::fatal ? model_->last_error()
+                                       : "Newton's method did not converge on the implicit stage equations; reduce the step size";
+    return r.status == Status::fatal ? Status::fatal : Status::recoverable;
   }
   u_.setZero();
   for (int i = 0; i < tab_.stages; ++i) u_.noalias() += (h * tab_.b[i]) * K_.segment(i * m_, m_);

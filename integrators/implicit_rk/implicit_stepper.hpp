@@ -1,11 +1,10 @@
 // Implicit Runge–Kutta steps, classical (in R^n) or Munthe-Kaas (in the Lie algebra), solved by
 // Newton's method on the stage equations.
 #pragma once
-#include <liesim/sdk/integrator.hpp>
 #include <liesim/jacobian_option.hpp>
+#include <liesim/newton.hpp>
+#include <liesim/sdk/integrator.hpp>
 #include <liesim/tableau.hpp>
-
-#include <Eigen/LU>
 
 #include <string>
 
@@ -16,10 +15,10 @@ namespace liesim::implicit_rk {
 /// Classical: K_i = F(t + c_i h, y_n + h sum_j a_ij K_j), y_{n+1} = y_n + h sum_i b_i K_i.
 /// Lie group (implicit RKMK [Munthe-Kaas 1999]): u_i = h sum_j a_ij K_j,
 /// K_i = dexpinv_{u_i}(f(t + c_i h, exp(u_i) . y_n)), y_{n+1} = exp(h sum_i b_i K_i) . y_n.
-/// The stage equations G(K) = K - Phi(K) = 0 (s m unknowns, m = n or d) are solved by Newton's
-/// method with the Jacobian recomputed every iteration: for classical methods on a model with an
-/// exact dF/dy (Model::has_vector_field_jacobian), dG_i/dK_j = delta_ij I - h a_ij dF/dy(Y_i);
-/// otherwise a forward-difference approximation of dG/dK.
+/// The stage equations G(K) = K - Phi(K) = 0 (s m unknowns, m = n or d) are solved by the
+/// kernel's Newton method (liesim/newton.hpp) with the Jacobian recomputed every iteration: for
+/// classical methods on a model with an exact dF/dy (Model::has_vector_field_jacobian),
+/// dG_i/dK_j = delta_ij I - h a_ij dF/dy(Y_i); otherwise the kernel's forward differences.
 class ImplicitRkStepper final : public sdk::Stepper {
  public:
   /// jacobian: option `jacobian` (classical methods; Lie group methods always use differences).
@@ -31,20 +30,18 @@ class ImplicitRkStepper final : public sdk::Stepper {
 
  private:
   Status residual(double t, double h, ConstVec y, ConstVec K, Vec G) noexcept;
-  /// J_ = dG/dK at K_: from the model's dF/dy, or by forward differences (G_ = G(K_) given).
-  Status stage_jacobian(double t, double h, ConstVec y) noexcept;
+  /// J = dG/dK at K from the model's dF/dy.
+  Status stage_jacobian(double t, double h, ConstVec y, ConstVec K, MatRef J) noexcept;
 
   const ButcherTableau& tab_;
   bool lie_;
-  double tol_;
-  int max_iters_;
+  Newton newton_;
   JacobianSource jacobian_;      // option jacobian
   bool model_jacobian_ = false;  // this run builds dG/dK from the model's dF/dy
   Model* model_ = nullptr;
   int m_ = 0;  // unknowns per stage
-  Eigen::VectorXd K_, G_, Gp_, Kp_, dK_, u_, f_, Y_, k_;
-  Eigen::MatrixXd J_, JF_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Eigen::VectorXd K_, u_, f_, Y_, k_;
+  Eigen::MatrixXd JF_;
   std::string error_;
 };
 

@@ -124,8 +124,8 @@ TEST_CASE("implicit_rk builds its stage Jacobian from the model's dF/dy: the sam
     CHECK(automatic.y == own.y);                  // auto takes the model's Jacobian
     CHECK(test::max_diff(own.y, fd.y) < 1e-12);   // both converge to the same stage solution
     const int s = method == "gauss4" ? 2 : 1;
-    // Per Newton iteration: s F evaluations for the residual, plus s * (s n) more for forward
-    // differences (n = 3); none with the model's Jacobian.
+    // Per step: one F for the initial guess; per Newton iteration: s for the residual, plus
+    // s * (s n) more for forward differences (n = 3); none with the model's Jacobian.
     CHECK(own.stats.counters.F_evals == own.stats.counters.newton_iters * s + own.stats.steps);
     CHECK(fd.stats.counters.F_evals == fd.stats.counters.newton_iters * s * (1 + 3 * s) + fd.stats.steps);
     MESSAGE(method << ": Newton iterations " << own.stats.counters.newton_iters << " (model Jacobian) and "

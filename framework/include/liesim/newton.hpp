@@ -34,10 +34,14 @@ class Newton {
  public:
   /// tol: relative size of the last correction; max_iters >= 1; condition: compute the 1-norm
   /// condition number of each Jacobian (n extra solves per iteration).
-  void configure(double tol, int max_iters, bool condition = false) {
+  /// polish = false: stop right after the converged correction, without evaluating the residual
+  /// there or polishing (the residual reported is then NaN): one residual per iteration, as
+  /// classical implementations of implicit Runge–Kutta methods count.
+  void configure(double tol, int max_iters, bool condition = false, bool polish = true) {
     tol_ = tol;
     max_iters_ = max_iters;
     condition_ = condition;
+    polish_ = polish;
   }
   /// Allocate for n unknowns and as many equations (LU).
   void resize(Eigen::Index n) {
@@ -64,24 +68,43 @@ class Newton {
     minimum_norm_ = true;
   }
   /// Solve G(x) = 0; `residual(x, r)` returns a Status. `admissible(x)` may refuse an iterate
-  /// (e.g. a step size <= 0): the correction is then halved, up to 30 times.
+  /// (e.g. a step size <= 0): the correction is then halved, up to 30 times. The Jacobian is
+  /// formed by forward differences of the residual.
   template <class G, class Admissible>
   NewtonResult solve(Vec x, G&& residual, Admissible&& admissible) noexcept {
+    return solve_with(x, residual, admissible, [&](Vec at, MatRef J) noexcept { return forward_differences(at, residual, J); });
+  }
+  /// Solve G(x) = 0 with the Jacobian of `jacobian(x, J)` (e.g. exact from the model's dF/dy).
+  template <class G, class Jacobian>
+  NewtonResult solve_with_jacobian(Vec x, G&& residual, Jacobian&& jacobian) noexcept {
+    return solve_with(x, residual, [](const Eigen::VectorXd&) { return true; }, jacobian);
+  }
+
+ private:
+  /// J = dG/dx at x by forward differences, column by column (r_ holds G(x)).
+  template <class G>
+  Status forward_differences(Vec x, G& residual, MatRef J) noexcept {
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      const double xj = x[j];
+      const double e = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::abs(xj));
+      x[j] = xj + e;
+      const Status s = residual(x, rp_);
+      x[j] = xj;
+      if (s != Status::ok) return s;
+      J.col(j) = (rp_ - r_) / e;
+    }
+    return Status::ok;
+  }
+
+  template <class G, class Admissible, class Jacobian>
+  NewtonResult solve_with(Vec x, G&& residual, Admissible&& admissible, Jacobian&& jacobian) noexcept {
     NewtonResult out;
     Status s = residual(x, r_);
     if (s != Status::ok) return {s, 0, std::numeric_limits<double>::infinity(), 0.0};
     bool converged = false;
     for (out.iterations = 1; out.iterations <= max_iters_; ++out.iterations) {
-      // Forward differences, column by column.
-      for (Eigen::Index j = 0; j < x.size(); ++j) {
-        const double xj = x[j];
-        const double e = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::abs(xj));
-        x[j] = xj + e;
-        s = residual(x, rp_);
-        x[j] = xj;
-        if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), 0.0};
-        J_.col(j) = (rp_ - r_) / e;
-      }
+      s = jacobian(x, J_);
+      if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), 0.0};
       if (minimum_norm_) {
         svd_.compute(J_, Eigen::ComputeThinU | Eigen::ComputeThinV);
         const auto& sigma = svd_.singularValues();
@@ -102,10 +125,14 @@ class Newton {
         if (++halvings > 30) return {Status::recoverable, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
         scale *= 0.5;
       }
-      s = residual(xp_, rp_);
-      if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
       const double step = scale * dx_.lpNorm<Eigen::Infinity>();
       const double size = 1.0 + x.lpNorm<Eigen::Infinity>();
+      if (!polish_ && step <= tol_ * size && scale == 1.0) {
+        x = xp_;
+        return {Status::ok, out.iterations, std::numeric_limits<double>::quiet_NaN(), out.condition};
+      }
+      s = residual(xp_, rp_);
+      if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
       if (converged) {
         // The polishing correction: keep it only if it does not raise the residual.
         if (rp_.lpNorm<Eigen::Infinity>() <= r_.lpNorm<Eigen::Infinity>()) {
@@ -123,6 +150,7 @@ class Newton {
     if (out.iterations > max_iters_) out.iterations = max_iters_;
     return out;
   }
+ public:
   /// Without an admissibility test.
   template <class G>
   NewtonResult solve(Vec x, G&& residual) noexcept {
@@ -142,6 +170,7 @@ class Newton {
 
   double tol_ = 1e-13;
   bool condition_ = false;
+  bool polish_ = true;
   int max_iters_ = 30;
   Eigen::VectorXd r_, rp_, xp_, dx_;
   Eigen::MatrixXd J_, inverse_;
