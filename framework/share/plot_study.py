@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draw the plots of a liesim study from its results folder (results.csv, series/, steps/).
 
-Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg}
+Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg},
+                              sweep_* and stability_map_* for swept cases
 """
 import csv
 import math
@@ -192,6 +193,53 @@ def roots(out, case, rows):
     save(fig, out, "roots", case)
 
 
+def stability_maps(out, rows):
+    """Cases swept over one parameter, with runs over several fixed steps: per method, the largest
+    energy change max|E - E0| (colour, log scale) over (h, swept value); a failed run is a red x."""
+    if not rows or "drift:energy" not in rows[0]:
+        return
+    bases = {}
+    for r in rows:
+        m = re.fullmatch(r"(.*)\[([^,=\]]+)=([^,\]]+)\]", r["case"])
+        if m and num(r["step"]) > 0 and math.isnan(num(r.get("distance_ratio", ""))):
+            bases.setdefault((m.group(1), m.group(2)), []).append((num(m.group(3)), r))
+    for (base, key), items in bases.items():
+        methods = {}
+        for value, r in items:
+            methods.setdefault(label(r), []).append((num(r["step"]), value, r))
+        methods = {k: v for k, v in methods.items() if len({p[0] for p in v}) >= 3 and len({p[1] for p in v}) >= 2}
+        if not methods:
+            continue
+        cols = min(3, len(methods))
+        rows_n = (len(methods) + cols - 1) // cols
+        fig, axes = plt.subplots(rows_n, cols, figsize=(4.6 * cols, 3.6 * rows_n), squeeze=False, constrained_layout=True)
+        drifts = [num(p[2]["drift:energy"]) for v in methods.values() for p in v if p[2]["status"] == "ok"]
+        drifts = [d for d in drifts if d > 0 and math.isfinite(d)]
+        drifts.sort()
+        lo, hi = (math.log10(drifts[0]), math.log10(drifts[-1])) if drifts else (-16, 0)
+        hi = min(hi, math.log10(drifts[len(drifts) // 2]) + 6) if drifts else hi  # saturate 6 decades above the median
+        scatter = None
+        for ax, (name, pts) in zip(axes.flat, sorted(methods.items())):
+            ok = [(h, v, math.log10(max(num(r["drift:energy"]), 1e-300))) for h, v, r in pts if r["status"] == "ok"]
+            bad = [(h, v) for h, v, r in pts if r["status"] != "ok"]
+            if ok:
+                scatter = ax.scatter([p[0] for p in ok], [p[1] for p in ok], c=[p[2] for p in ok], cmap="viridis",
+                                     vmin=lo, vmax=hi, s=60, marker="s")
+            if bad:
+                ax.scatter([p[0] for p in bad], [p[1] for p in bad], c="red", marker="x", s=60)
+            ax.set_xscale("log")
+            ax.set_xlabel("step size h")
+            ax.set_ylabel(key)
+            ax.set_title(name, fontsize=9)
+            ax.grid(True, alpha=0.3)
+        for ax in list(axes.flat)[len(methods):]:
+            ax.axis("off")
+        if scatter is not None:
+            fig.colorbar(scatter, ax=axes.ravel().tolist(), label="log10 max|E - E0|")
+        fig.suptitle(f"{base}: energy change over (h, {key}); red x: the run failed")
+        save(fig, out, "stability_map", f"{base}_{key}")
+
+
 def sweeps(out, rows):
     """Cases expanded from one swept case: error and steps against the swept parameter."""
     bases = {}
@@ -263,6 +311,7 @@ def main():
         contractivity(out, case, sel)
         roots(out, case, sel)
     sweeps(out, rows)
+    stability_maps(out, rows)
 
 
 if __name__ == "__main__":
