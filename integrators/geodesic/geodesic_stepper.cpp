@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace liesim::geodesic {
 
 namespace {
@@ -133,8 +136,11 @@ Status GeodesicStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err)
   // Continuation in the step size: solve at lambda h for lambda = dl, 2 dl, ... up to 1, each
   // from the last root scaled to the new lambda (the root is about proportional to h); a failed
   // solve is retried with a quarter of the increment.
-  const double min_increment = 1e-6;
-  double lambda = 0.0, dl = 1.0 / substeps_;
+  // The first increment moves by at most 0.5 in g (|part h f(y0)| / K <= 0.5), so that a large
+  // step follows its root from small steps instead of trusting a distant guess.
+  const double min_increment = 1e-6, max_move = 0.5;
+  const double moves = std::ceil(part * h * f_.norm() / max_move);
+  double lambda = 0.0, dl = 1.0 / std::max(static_cast<double>(substeps_), std::min(moves, 1e6));
   Counters& c = model_->counters();
   while (lambda < 1.0) {
     const double next = std::min(1.0, lambda + dl);

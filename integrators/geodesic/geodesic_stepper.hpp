@@ -11,10 +11,11 @@
 // guess xi = h f(y0) (h/2 f(y0) for GIMP): minimum-norm Gauss–Newton on the n embedding
 // equations for the geodesic methods (xi is redundant where the action has isotropy), LU on the
 // d equations xi = h f(psi(exp(xi), y0)) for implicit Lie–Euler. The equations can have several
-// roots (thesis (4.3.13)): the root is continued in the step size, from h/K to h in K solves
-// (`substeps` = K), each started from the last; a solve that fails is retried with a quarter of
-// the increment (down to 1e-6 h), so that the step takes the branch that is continuous as h -> 0
-// wherever the first guess is poor. A step that still fails ends the run with that message. With `survey` = S
+// roots (thesis (4.3.13)): the root is continued in the step size, from h/K to h in K solves,
+// each started from the last, with K = max(`substeps`, |h f(y0)| / 0.5) (so no solve starts more
+// than 0.5 away in g from a known root); a solve that fails is retried with a quarter of the
+// increment (down to 1e-6 h). So the step takes the branch that is continuous as h -> 0, never
+// silently another; a step that still fails ends the run with that message. With `survey` = S
 // > 0, every step also starts Newton from the S^d points of the grid [-R, R]^d in g (R =
 // `survey_radius`) and reports how many distinct roots it found there (diagnostic `roots`) and
 // whether the root it took is among them.
