@@ -270,8 +270,22 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     // No positional arguments: a stray word (e.g. a forgotten --param) is an error, not ignored.
     po::store(po::command_line_parser(args).options(desc).positional(po::positional_options_description{}).run(), vm);
     po::notify(vm);
+  } catch (const po::too_many_positional_options_error&) {
+    // Name the stray word: the first argument that is neither an option nor an option's value.
+    std::string stray;
+    for (std::size_t i = 0; i < args.size() && stray.empty(); ++i) {
+      if (args[i].rfind("--", 0) == 0) {
+        const bool takes_value = args[i].find('=') == std::string::npos && desc.find_nothrow(args[i].substr(2), false) != nullptr &&
+                                 desc.find(args[i].substr(2), false).semantic()->max_tokens() > 0;
+        if (takes_value) ++i;
+      } else {
+        stray = args[i];
+      }
+    }
+    throw Error(fmt::format("run: unexpected argument '{}' (every setting is an option: --param KEY=VALUE, --option KEY=VALUE, ...; "
+                            "see `liesim run --help`)", stray));
   } catch (const po::error& e) {
-    throw Error(fmt::format("run: {} (see `liesim --help`)", e.what()));
+    throw Error(fmt::format("run: {} (see `liesim run --help`)", e.what()));
   }
   for (const auto& p : params) {
     auto [k, v] = parse_assignment(p, "--param");
@@ -354,6 +368,13 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       std::cerr << "liesim: error: writing the summary '" << summary << "' failed (disk full or not writable)\n";
       return 1;
     }
+    // One line of result, and where the files went.
+    std::string files = "summary " + summary;
+    if (!output.empty()) files += ", time series " + output;
+    if (!steps.empty()) files += ", step log " + steps;
+    fmt::print("model {} with {}: t = {} reached in {} steps ({} rejected){}; written: {}\n", prepared.model_plugin->name,
+               prepared.method.name, result.t, result.stats.steps, result.stats.rejected_steps, error.empty() ? "" : " before the failure",
+               files);
   } else {
     fmt::print("model {} with {}: t = {} reached in {} steps ({} rejected), {:.3g} s\n", prepared.model_plugin->name,
                prepared.method.name, result.t, result.stats.steps, result.stats.rejected_steps, result.stats.wall_time_s);

@@ -1,6 +1,9 @@
 // liesim: simulate multibody systems on manifolds and compare the methods that integrate them.
 #include "commands.hpp"
 
+#include <liesim/plugin.h>
+#include <liesim/version.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +26,7 @@ constexpr const char* usage = R"(usage:
                                          fails that run, not the study; Ctrl-C stops and keeps results
   liesim study merge SHARD_DIR... --out DIR [--no-plots]   join the shards' folders into one study
   liesim plot DIR                        redraw the plots of a study
+  liesim --version                       liesim's version and plugin ABI
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
   liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)
 global options (before or after the command):
@@ -78,6 +82,11 @@ int main(int argc, char** argv) {
     } else {
       rest.push_back(args[i]);
     }
+  }
+  if (!rest.empty() && (rest[0] == "--version" || rest[0] == "version")) {
+    std::cout << fmt::format("liesim {} (plugin ABI {}.{}, loads plugins built for ABI {}.0 to {}.{}; build token {})\n", LIESIM_VERSION,
+                             LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR, LIESIM_ABI_MAJOR, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR, LIESIM_BUILD_TOKEN);
+    return 0;
   }
   if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || (rest[0] == "help" && rest.size() == 1)) {
     std::cout << usage;

@@ -1,8 +1,11 @@
 // End-to-end tests of the `liesim` command: list, describe, run, errors and output files.
+#include <liesim/plugin.h>
+#include <liesim/version.hpp>
 #include <support/command.hpp>
 #include <support/runpath.hpp>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -91,6 +94,9 @@ TEST_CASE("run writes the CSV time series and the JSON summary") {
   const auto r = run_liesim("run --model pendulum_chain --integrator rkmk4 --t-end 1 --step 0.01 --output " +
                         (d / "out.csv").string() + " --summary " + (d / "sum.json").string());
   REQUIRE(r.code == 0);
+  // One line of result, naming where the files went.
+  CHECK(has(r.out, "model pendulum_chain with rkmk4: t = 1 reached in 100 steps (0 rejected); written: summary "));
+  CHECK(has(r.out, "time series " + (d / "out.csv").string()));
   const auto rows = lines(d / "out.csv");
   REQUIRE(rows.size() == 102);  // header + initial point + 100 steps
   CHECK(rows[0] == "t,q1_x,q1_y,q1_z,w1_x,w1_y,w1_z,q2_x,q2_y,q2_z,w2_x,w2_y,w2_z,energy,q1_norm_minus_1,q1_dot_w1,q2_norm_minus_1,q2_dot_w2");
@@ -197,7 +203,10 @@ TEST_CASE("review regressions: stray words, set-up failures, unwritable outputs,
   // A stray word (a forgotten --param) is an error, not silently ignored.
   auto r = run_liesim("run --model pendulum_chain --integrator rkmk4 --step 0.1 --param N=3 chain_length=5");
   CHECK(r.code != 0);
-  CHECK(has(r.out, "too many positional options"));
+  CHECK(has(r.out, "unexpected argument 'chain_length=5'"));
+  r = run_liesim("run --model rigid_body --integrator rk4 stray --step=0.1 --t-end 1");
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "unexpected argument 'stray'"));
   // A method that cannot run the model is refused before anything is written (no empty summary).
   r = run_liesim("run --model rigid_body --integrator ida --atol 1e-6 --rtol 1e-6 --summary " + (d / "s.json").string());
   CHECK(r.code != 0);
@@ -298,6 +307,14 @@ TEST_CASE("every output file reports a write failure, and two outputs may not sh
   CHECK(steps.code != 0);
   CHECK(has(steps.out, "name the same file"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("liesim --version names the release and the plugin ABI") {
+  for (const char* flag : {"--version", "version"}) {
+    const auto r = run_liesim(flag);
+    CHECK(r.code == 0);
+    CHECK(has(r.out, fmt::format("liesim {} (plugin ABI {}.{}", LIESIM_VERSION, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR)));
+  }
 }
 
 TEST_CASE("every command has its own help: liesim CMD --help and liesim help CMD") {
