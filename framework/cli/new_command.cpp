@@ -25,7 +25,8 @@ constexpr const char* new_usage = R"(usage: liesim new (model|integrator) NAME [
   source, README.md and a test, with the template's name replaced by NAME. NAME is a C identifier
   (it names the plugin, its CMake target and its C++ namespace). Build it out of tree:
     cmake -S DIR -B DIR/build -DCMAKE_PREFIX_PATH=<liesim install prefix> && cmake --build DIR/build
-    LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME
+    LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME        (a model)
+    LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME_ssp3   (the integrator template's method)
 )";
 
 /// A template: the `liesim new` word, its folder under share/liesim/templates, and the name in it.
@@ -157,11 +158,13 @@ int new_plugin(const std::vector<std::string>& args) {
   for (const auto& f : written) fmt::print("  {}\n", f.generic_string());
   const fs::path prefix = template_root().parent_path().parent_path().parent_path();
   const bool installed = fs::exists(prefix / "lib" / "cmake" / "liesim" / "liesimConfig.cmake");
+  // `describe` takes a model or a method: the integrator template's family NAME has the method NAME_ssp3.
+  const std::string describable = kind == "integrator" ? name + "_ssp3" : name;
   fmt::print("build and load it:\n"
              "  cmake -S {0} -B {0}/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH={1}\n"
              "  cmake --build {0}/build -j2 && ctest --test-dir {0}/build\n"
              "  LIESIM_PLUGIN_PATH={0}/build/plugins liesim describe {2}\n",
-             target.string(), installed ? prefix.string() : "<liesim install prefix>", name);
+             target.string(), installed ? prefix.string() : "<liesim install prefix>", describable);
   if (!installed)
     fmt::print("(this liesim is not installed: install it first, e.g. cmake --install build --prefix PREFIX)\n");
   return 0;

@@ -273,4 +273,6 @@ TEST_CASE("liesim new in the build tree finds the templates beside the executabl
   CHECK(has(family, "\"bar_ssp3\""));
   CHECK(has(family, "LIESIM_PLUGIN(integrator, \"bar\""));
   CHECK_FALSE(has(family, "example_integrator"));
+  // The follow-up command names something `describe` knows: the method, not the family.
+  CHECK(has(r.out, "liesim describe bar_ssp3"));
 }
