@@ -79,17 +79,14 @@ Status LieGeneralizedAlpha::step(double t, double h, ConstVec y, Vec y_new, Vec 
     res = wdot1 - acc_;
     return s;
   });
-  Counters& c = model_->counters();
-  c.newton_iters += r.iterations;
   iterations_ = r.iterations;
-  if (r.status != Status::ok) {
-    ++c.newton_fails;
-    error_ = r.status == Status::fatal ? model_->last_error()
-                                       : fmt::format("the generalized-alpha equations did not converge in Newton's method (residual {:.3g} "
-                                                     "after {} iterations); reduce the step size",
-                                                     r.residual, r.iterations);
-    return r.status == Status::fatal ? Status::fatal : Status::recoverable;
-  }
+  if (const Status s = account_for(r, *model_, error_, [&] {
+        return fmt::format("the generalized-alpha equations did not converge in Newton's method (residual {:.3g} after {} iterations); "
+                           "reduce the step size",
+                           r.residual, r.iterations);
+      });
+      s != Status::ok)
+    return s;
   residual_ = r.residual;
   const Eigen::Vector3d wdot1 = z_;
   advance(h, wdot1);

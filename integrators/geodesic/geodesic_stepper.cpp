@@ -141,32 +141,26 @@ Status GeodesicStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err)
   const double min_increment = 1e-6, max_move = 0.5;
   const double moves = std::ceil(part * h * f_.norm() / max_move);
   double lambda = 0.0, dl = 1.0 / std::max(static_cast<double>(substeps_), std::min(moves, 1e6));
-  Counters& c = model_->counters();
   while (lambda < 1.0) {
     const double next = std::min(1.0, lambda + dl);
     if (lambda == 0.0) xi_ = (part * next * h) * f_;
     else xi_ = root_ * (next / lambda);
     const NewtonResult r = newton_.solve(xi_, [&](ConstVec xi, Vec res) { return equations(t, next * h, y, xi, res); });
-    c.newton_iters += r.iterations;
     iterations_ += r.iterations;
-    if (r.status == Status::ok) {
+    s = account_for(r, *model_, error_, [&] {
+      return fmt::format("the {} equations did not converge in Newton's method (residual {:.3g} after {} iterations) even when "
+                         "continued from {:.6g} h in increments of {:.1e} h; reduce the step size",
+                         name_of(scheme_), r.residual, r.iterations, lambda, dl);
+    });
+    if (s == Status::ok) {
       root_ = xi_;
       lambda = next;
       residual_ = r.residual;
       continue;
     }
-    ++c.newton_fails;
-    if (r.status == Status::fatal) {
-      error_ = model_->last_error();
-      return Status::fatal;
-    }
+    if (s == Status::fatal) return s;
     dl *= 0.25;
-    if (dl < min_increment) {
-      error_ = fmt::format("the {} equations did not converge in Newton's method (residual {:.3g} after {} iterations) even when "
-                           "continued from {:.6g} h in increments of {:.1e} h; reduce the step size",
-                           name_of(scheme_), r.residual, r.iterations, lambda, dl * 4);
-      return Status::recoverable;
-    }
+    if (dl < min_increment) return Status::recoverable;  // error_ says so
   }
   xi_ = root_;
   if ((s = model_->space().act_exp(xi_, y, p_)) != Status::ok) return s;

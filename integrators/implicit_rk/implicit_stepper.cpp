@@ -78,14 +78,10 @@ Status ImplicitRkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec) n
   const NewtonResult r = model_jacobian_
                              ? newton_.solve_with_jacobian(K_, G, [&](Vec K, MatRef J) { return stage_jacobian(t, h, y, K, J); })
                              : newton_.solve(K_, G);
-  Counters& counters = model_->counters();
-  counters.newton_iters += r.iterations;
-  if (r.status != Status::ok) {
-    ++counters.newton_fails;
-    error_ = r.status == Status::fatal ? model_->last_error()
-                                       : "Newton's method did not converge on the implicit stage equations; reduce the step size";
-    return r.status == Status::fatal ? Status::fatal : Status::recoverable;
-  }
+  if (const Status s = account_for(r, *model_, error_,
+                                   [] { return "Newton's method did not converge on the implicit stage equations; reduce the step size"; });
+      s != Status::ok)
+    return s;
   u_.setZero();
   for (int i = 0; i < tab_.stages; ++i) u_.noalias() += (h * tab_.b[i]) * K_.segment(i * m_, m_);
   if (lie_) return model_->space().act_exp(u_, y, y_new);

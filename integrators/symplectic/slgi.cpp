@@ -58,18 +58,14 @@ Status SlgiStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
   z_.head(k_) = h * dHdmu_;
   z_.tail(k_) = -h * dHdg_;
   const NewtonResult r = newton_.solve(z_, [&](ConstVec z, Vec res) { return equations(t, h, z, res); });
-  Counters& c = model_->counters();
-  c.newton_iters += r.iterations;
   iterations_ = r.iterations;
-  if (r.status != Status::ok) {
-    ++c.newton_fails;
-    error_ = r.status == Status::fatal
-                 ? model_->last_error()
-                 : fmt::format("the SLGI equations (2.3.7) did not converge in Newton's method (residual {:.3g} after {} iterations); "
-                               "reduce the step size",
-                               r.residual, r.iterations);
-    return r.status == Status::fatal ? Status::fatal : Status::recoverable;
-  }
+  if (const Status s = account_for(r, *model_, error_, [&] {
+        return fmt::format("the SLGI equations (2.3.7) did not converge in Newton's method (residual {:.3g} after {} iterations); "
+                           "reduce the step size",
+                           r.residual, r.iterations);
+      });
+      s != Status::ok)
+    return s;
   residual_ = r.residual;
   // (g1, mu1) = (exp(xi) g0, Ad*_{exp((theta - 1) xi)} nbar + Ad*_{exp(-xi)} mu0)   (2.3.8)
   const auto xi = z_.head(k_);

@@ -93,14 +93,11 @@ Status HermiteStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) 
   z_.head(m_) = y.head(m_) + h * y.tail(m_);
   z_.tail(m_) = y.tail(m_);
   const NewtonResult r = newton_.solve(z_, [&](ConstVec z, Vec res) { return equations(t, h, y, z, res); });
-  Counters& c = model_->counters();
-  c.newton_iters += r.iterations;
-  if (r.status != Status::ok) {
-    ++c.newton_fails;
-    error_ = r.status == Status::fatal ? model_->last_error()
-                                       : fmt::format("the step equations did not converge in Newton's method (residual {:.3g})", r.residual);
-    return r.status == Status::fatal ? Status::fatal : Status::recoverable;
-  }
+  if (const Status s = account_for(r, *model_, error_, [&] {
+        return fmt::format("the step equations did not converge in Newton's method (residual {:.3g})", r.residual);
+      });
+      s != Status::ok)
+    return s;
   residual_ = r.residual;
   y_new = z_;
   return Status::ok;

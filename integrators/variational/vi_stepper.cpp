@@ -41,14 +41,11 @@ Status ViStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexc
     res = ld_.momentum_k() - p_;
     return s;
   });
-  Counters& c = model_->counters();
-  c.newton_iters += r.iterations;
-  if (r.status != Status::ok) {
-    ++c.newton_fails;
-    error_ = r.status == Status::fatal ? model_->last_error()
-                                       : fmt::format("the momentum equation did not converge in Newton's method (residual {:.3g})", r.residual);
-    return r.status == Status::fatal ? Status::fatal : Status::recoverable;
-  }
+  if (const Status s = account_for(r, *model_, error_, [&] {
+        return fmt::format("the momentum equation did not converge in Newton's method (residual {:.3g})", r.residual);
+      });
+      s != Status::ok)
+    return s;
   const Status s = ld_.evaluate(t, q, h, v_);
   if (s != Status::ok) return s;
   residual_ = (ld_.momentum_k() - p_).lpNorm<Eigen::Infinity>();

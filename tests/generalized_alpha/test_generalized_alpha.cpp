@@ -36,17 +36,6 @@ std::pair<double, double> classical_generalized_alpha(double m, double d, double
   return {q, v};
 }
 
-RunRequest request(const std::string& model, const Params& params, double t_end, double h, const Params& options) {
-  RunRequest q;
-  q.model = model;
-  q.parameters = params;
-  q.method = "lie_generalized_alpha";
-  q.options = options;
-  q.t_end = t_end;
-  q.step = h;
-  return q;
-}
-
 class Energy final : public Observer {
  public:
   explicit Energy(const Model& m) : m_(m), inv_(m.invariant_count()) {}
@@ -110,7 +99,7 @@ TEST_CASE("a stiff spring at h sqrt(k/m) = 10: lie_generalized_alpha stays stabl
   const Params stiff{{"k", "10000"}, {"alpha0", "0.01"}, {"w0_perp", "0,0.2,0"}};
   for (const std::string rho : {"0", "0.5", "0.9", "1"}) {
     CAPTURE(rho);
-    PreparedRun p = prepare_run(test::registry(), request("rotating_ball", stiff, 10.0, 0.1, {{"rho_inf", rho}}));
+    PreparedRun p = prepare_run(test::registry(), test::request("rotating_ball", stiff, "lie_generalized_alpha", 10.0, 0.1, {{"rho_inf", rho}}));
     Energy e(*p.model);
     execute(p, e);
     const double E0 = e.energy.front();

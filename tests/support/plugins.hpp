@@ -44,10 +44,9 @@ inline Outcome run(const RunRequest& request, Observer* observer = nullptr) {
   return {r.y, r.stats};
 }
 
-/// Shorthand: model with parameters, method with fixed step h (or rtol/atol when h == 0).
-inline Outcome run(const std::string& model, const std::map<std::string, std::string>& params, const std::string& method,
-                   double t_end, double h, double rtol = 0, double atol = 0,
-                   const std::map<std::string, std::string>& options = {}, Observer* observer = nullptr) {
+/// The request of a run: model with parameters, method with options, fixed step h (0: tolerances).
+inline RunRequest request(const std::string& model, const std::map<std::string, std::string>& params, const std::string& method,
+                          double t_end, double h, const std::map<std::string, std::string>& options = {}) {
   RunRequest q;
   q.model = model;
   q.parameters = params;
@@ -55,6 +54,14 @@ inline Outcome run(const std::string& model, const std::map<std::string, std::st
   q.options = options;
   q.t_end = t_end;
   q.step = h;
+  return q;
+}
+
+/// Shorthand: model with parameters, method with fixed step h (or rtol/atol when h == 0).
+inline Outcome run(const std::string& model, const std::map<std::string, std::string>& params, const std::string& method,
+                   double t_end, double h, double rtol = 0, double atol = 0,
+                   const std::map<std::string, std::string>& options = {}, Observer* observer = nullptr) {
+  RunRequest q = request(model, params, method, t_end, h, options);
   q.rtol = rtol;
   q.atol = atol;
   return run(q, observer);

@@ -38,18 +38,6 @@ class Invariants final : public Observer {
   Eigen::VectorXd inv_;
 };
 
-RunRequest request(const std::string& model, const Params& params, const std::string& method, double t_end, double h,
-                   const Params& options = {}) {
-  RunRequest q;
-  q.model = model;
-  q.parameters = params;
-  q.method = method;
-  q.options = options;
-  q.t_end = t_end;
-  q.step = h;
-  return q;
-}
-
 /// max over steps of |I_k - I_0| for invariant `k` (divided by `scale`).
 double drift(const std::vector<Eigen::VectorXd>& v, int k, double scale = 1.0) {
   double d = 0;
@@ -172,7 +160,7 @@ TEST_CASE("SLGI on the free rigid body (reduced, on so(3)*): order 2, |y| kept t
   const Eigen::VectorXd ref = test::run("rigid_body", {}, "rkmk4", T, T / 20000).y;
   std::vector<double> hs, err;
   for (int n : {20, 40, 80, 160}) {
-    RunRequest q = request("rigid_body", {}, "slgi", T, T / n);
+    RunRequest q = test::request("rigid_body", {}, "slgi", T, T / n);
     PreparedRun p = prepare_run(test::registry(), q);
     Invariants inv(*p.model);
     const Eigen::VectorXd y = execute(p, inv).y;
@@ -192,7 +180,7 @@ TEST_CASE("SLGI on the heavy top over 6000 steps of h = 0.01 (thesis Fig. 2.3): 
   const double pi_norm = std::hypot(0.46875 * 150, 0.234375 * 4.61538);  // |pi(0)| = |I Omega(0)|
   for (const std::string theta : {"0.5", "0", "1"}) {
     CAPTURE(theta);
-    PreparedRun p = prepare_run(test::registry(), request("heavy_top", thesis, "slgi", 60.0, 0.01, {{"theta", theta}}));
+    PreparedRun p = prepare_run(test::registry(), test::request("heavy_top", thesis, "slgi", 60.0, 0.01, {{"theta", theta}}));
     Invariants inv(*p.model);
     const RunResult r = execute(p, inv);
     CHECK(r.stats.steps == 6000);
@@ -225,14 +213,14 @@ TEST_CASE("SLGI: clear errors for a model without a Hamiltonian description, a b
     return std::string();
   };
   const auto has = [](const std::string& s, const char* what) { return s.find(what) != std::string::npos; };
-  std::string why = failure(request("pendulum_chain", {}, "slgi", 1.0, 0.01));
+  std::string why = failure(test::request("pendulum_chain", {}, "slgi", 1.0, 0.01));
   CHECK(has(why, "needs a model with a Hamiltonian description"));
   CHECK(has(why, "heavy_top"));
-  why = failure(request("heavy_top", {{"formulation", "lie_poisson"}}, "slgi", 1.0, 0.01));
+  why = failure(test::request("heavy_top", {{"formulation", "lie_poisson"}}, "slgi", 1.0, 0.01));
   CHECK(has(why, "Hamiltonian description"));
-  why = failure(request("heavy_top", {}, "slgi", 1.0, 0.01, {{"theta", "1.5"}}));
+  why = failure(test::request("heavy_top", {}, "slgi", 1.0, 0.01, {{"theta", "1.5"}}));
   CHECK(has(why, "option 'theta': 1.5 is not in [0, 1]"));
-  why = failure(request("heavy_top", {}, "slgi", 1.0, 0.01, {{"max_iters", "1"}}));
+  why = failure(test::request("heavy_top", {}, "slgi", 1.0, 0.01, {{"max_iters", "1"}}));
   CHECK(has(why, "did not converge in Newton's method"));
   CHECK(has(why, "reduce the step size"));
   CHECK(has(why, "t = 0"));

@@ -28,13 +28,7 @@ struct Tracked {
 
 Tracked tracked(const std::string& model, const Params& params, const std::string& method, double t_end, double h,
                 const Options& options = {}, int outputs = 100) {
-  RunRequest q;
-  q.model = model;
-  q.parameters = params;
-  q.method = method;
-  q.options = options;
-  q.t_end = t_end;
-  q.step = h;
+  RunRequest q = test::request(model, params, method, t_end, h, options);
   q.solver_outputs = outputs;
   PreparedRun p = prepare_run(test::registry(), q);
   InvariantMonitor monitor(*p.model, p.method.diagnostics);

@@ -2,6 +2,7 @@
 // forward-difference Jacobian: one solver that implicit families share. Workspaces are allocated
 // once (resize), never per solve.
 #pragma once
+#include <liesim/model.hpp>
 #include <liesim/status.hpp>
 #include <liesim/types.hpp>
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace liesim {
 
@@ -181,5 +183,23 @@ class Newton {
   double rank_tol_ = 1e-6;
   bool minimum_norm_ = false;
 };
+
+/// A stepper's account of one solve: counts it in the model's statistics (newton_iters, and
+/// newton_fails when it failed); on failure writes `error` — the model's own message when the
+/// model failed, else `not_converged()` — and returns the step's status (fatal, or recoverable:
+/// a smaller step may converge).
+template <class Message>
+Status account_for(const NewtonResult& r, Model& model, std::string& error, Message&& not_converged) {
+  Counters& c = model.counters();
+  c.newton_iters += r.iterations;
+  if (r.status == Status::ok) return Status::ok;
+  ++c.newton_fails;
+  if (r.status == Status::fatal) {
+    error = model.last_error();
+    return Status::fatal;
+  }
+  error = not_converged();
+  return Status::recoverable;
+}
 
 }  // namespace liesim
