@@ -355,6 +355,7 @@ TEST_CASE("a variational method's diagnostics reach the CSV, the step log, the s
   const Result di = run_liesim("describe vi_adaptive --json");
   const auto jd = nlohmann::json::parse(di.out);
   CHECK(jd["needs_mechanics"].get<bool>());
+  CHECK(jd["needs"] == "mechanical");
   CHECK(jd["diagnostics"].size() == 5);
   const Result bad = run_liesim("run --model rigid_body --integrator vi_midpoint --step 0.1 --t-end 1");
   CHECK(bad.code != 0);

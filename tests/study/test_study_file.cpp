@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 
 using namespace liesim;
@@ -144,6 +145,24 @@ steps = [0.1]
   } catch (const Error& e) {
     CHECK(std::string(e.what()).find("unknown integrator 'nomethod'") != std::string::npos);
   }
+  // A one-step case's pair is validated too, before anything runs.
+  const char* pair = R"(name = "t"
+[[case]]
+name = "s"
+model = "sphere_flow"
+pair = { latitude = 120 }
+[[runs]]
+integrators = ["geodesic_euler"]
+steps = [0.1]
+one_step = true
+)";
+  try {
+    (void)run_study(test::registry(), parse_study(pair, "s.toml"), o);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("parameter 'latitude': 120 is not in [-90, 90]") != std::string::npos);
+  }
+  CHECK_FALSE(std::filesystem::exists(o.out));
 }
 
 TEST_CASE("a method that cannot run a case is refused before anything runs") {

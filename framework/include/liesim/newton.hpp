@@ -139,12 +139,12 @@ class Newton {
         // The polishing correction: keep it only if it does not raise the residual.
         if (rp_.lpNorm<Eigen::Infinity>() <= r_.lpNorm<Eigen::Infinity>()) {
           x = xp_;
-          r_ = rp_;
+          r_.swap(rp_);
         }
         break;
       }
       x = xp_;
-      r_ = rp_;
+      r_.swap(rp_);
       if (step <= tol_ * size && scale == 1.0) converged = true;
     }
     out.residual = r_.lpNorm<Eigen::Infinity>();

@@ -575,7 +575,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
 std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs) {
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RunRecord*>> groups;
   for (const auto& r : records)
-    if (r.step > 0 && std::isnan(r.distance_ratio) && !(r.status == "ok" && std::isnan(r.error_final)))  // not one-step runs
+    if (r.step > 0 && !(r.status == "ok" && std::isnan(r.error_final)))  // a run that measured no error (one step) is no sweep point
       groups[{r.case_name, r.integrator, r.group}].push_back(&r);
   std::vector<OrderFit> out;
   for (const auto& [key, runs] : groups) {
