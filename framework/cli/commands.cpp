@@ -40,9 +40,9 @@ void print_settings(const char* title, const std::vector<SettingSpec>& specs) {
 }
 
 /// A model instance with default parameters, for printing its layout (nullptr if it fails).
-std::unique_ptr<Model> default_instance(const LoadedPlugin& p, std::string& error) {
+std::unique_ptr<Model> default_instance(const LoadedPlugin& p, std::string& error, const std::map<std::string, std::string>& params = {}) {
   try {
-    Settings s(p.model->parameters(), {}, fmt::format("parameter of model '{}'", p.name));
+    Settings s(p.model->parameters(), params, fmt::format("parameter of model '{}'", p.name));
     return std::unique_ptr<Model>(p.model->create(s, error));
   } catch (const std::exception& e) {
     error = e.what();
@@ -151,12 +151,14 @@ int list(const Registry& registry, bool as_json) {
   return 0;
 }
 
-int describe(const Registry& registry, const std::string& name, bool as_json) {
+int describe(const Registry& registry, const std::string& name, bool as_json, const std::map<std::string, std::string>& params) {
   const auto models = registry.model_names();
   if (std::find(models.begin(), models.end(), name) != models.end()) {
     const LoadedPlugin& p = registry.model(name);
     std::string error;
-    const auto m = default_instance(p, error);
+    const auto m = default_instance(p, error, params);
+    // With parameters the user asks about that instance: bad ones are an error, not a note.
+    if (!m && !params.empty()) throw Error(fmt::format("describe {}: {}", name, error));
     if (as_json) {
       json j = {{"kind", "model"}, {"name", p.name}, {"version", p.version}, {"summary", p.model->summary()},
                 {"file", p.file}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)},
@@ -167,6 +169,9 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
         json inv = json::array();
         for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}});
         j["invariants"] = inv;
+        json obs = json::array();
+        for (const auto& o : m->observables()) obs.push_back({{"name", o.name}, {"unit", o.unit}, {"doc", o.doc}});
+        j["observables"] = obs;
         j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
                              {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
                              {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},
@@ -178,10 +183,13 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
     fmt::print("model {} {} ({}; plugin ABI {}.{})\n{}\n\n", p.name, p.version, p.file, LIESIM_ABI_MAJOR, p.abi_minor, p.model->summary());
     print_settings("parameters", p.model->parameters());
     if (m) {
-      fmt::print("state layout with default parameters ({} numbers; algebra dimension {}):\n  {}\n", m->size(),
-                 m->space().algebra_dim(), fmt::join(m->state_names(), ", "));
+      fmt::print("state layout with {} parameters ({} numbers; algebra dimension {}):\n  {}\n", params.empty() ? "default" : "these",
+                 m->size(), m->space().algebra_dim(), fmt::join(m->state_names(), ", "));
       fmt::print("invariants:\n");
       for (const auto& i : m->invariants()) fmt::print("  {:<16} {}\n", i.name, i.doc);
+      if (m->observable_count() > 0) fmt::print("observables (columns after the invariants in --output CSV files):\n");
+      for (const auto& o : m->observables())
+        fmt::print("  {:<22} {}{}\n", o.name, o.unit.empty() ? "" : "[" + o.unit + "] ", o.doc);
       std::vector<std::string> caps;
       if (m->has_exact_solution()) caps.push_back("exact solution");
       if (m->has_vector_field_jacobian()) caps.push_back("exact Jacobian of F");
@@ -211,6 +219,9 @@ int describe(const Registry& registry, const std::string& name, bool as_json) {
   } catch (const Error& e) {
     throw Error(fmt::format("'{}' is neither a model nor an integrator method; models: {}; {}", name, fmt::join(models, ", "), e.what()));
   }
+  if (!params.empty())
+    throw Error(fmt::format("describe: --param sets a model's parameters; '{}' is an integrator method (its options are listed "
+                            "without values)", name));
   const auto& [family, info] = found;
   const auto options = family->integrator->options(name);
   const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
@@ -389,6 +400,12 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       const auto i = static_cast<Eigen::Index>(k);
       fmt::print("  {:<16} {: .17g} {: .17g} {:.3e}\n", monitor.info()[k].name, monitor.initial()[i], monitor.current()[i],
                  monitor.max_abs_drift()[i]);
+    }
+    if (!monitor.observables().empty()) fmt::print("observables (min, max, final):\n");
+    for (std::size_t k = 0; k < monitor.observables().size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      fmt::print("  {:<16} {: .17g} {: .17g} {: .17g}\n", monitor.observables()[k].name, monitor.observable_min()[i],
+                 monitor.observable_max()[i], monitor.observable_last()[i]);
     }
     if (!diagnostics.empty()) fmt::print("method diagnostics (min, max, last):\n");
     for (std::size_t k = 0; k < diagnostics.size(); ++k) {

@@ -2,6 +2,7 @@
 #pragma once
 #include <liesim/registry.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -10,8 +11,10 @@ namespace liesim::cli {
 /// `liesim list [--json]`: every plugin on the search path, each loaded in a child process, then
 /// the failures (crashes included) and names offered twice; exit code 0.
 int list(const Registry& registry, bool json);
-/// `liesim describe NAME [--json]`: a model's parameters and conventions, or a method's options.
-int describe(const Registry& registry, const std::string& name, bool json);
+/// `liesim describe NAME [--json] [--param KEY=VALUE]...`: a model's parameters and conventions, and
+/// the layout, invariants and observables of its instance with `params` (defaults for the rest);
+/// or a method's options (no parameters).
+int describe(const Registry& registry, const std::string& name, bool json, const std::map<std::string, std::string>& params = {});
 /// `liesim run ...` with the remaining arguments; exit code.
 int run(const Registry& registry, const std::vector<std::string>& args);
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <iostream>
 #include <sstream>
 
@@ -15,7 +16,8 @@ namespace {
 
 constexpr const char* usage = R"(usage:
   liesim list [--json]
-  liesim describe NAME [--json]          NAME: a model or an integrator method
+  liesim describe NAME [--json] [--param KEY=VALUE]...   NAME: a model or an integrator method; a model
+                                         with parameters: the layout, invariants and observables of that instance
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N] [--output-every N]
@@ -120,10 +122,21 @@ int main(int argc, char** argv) {
     }
     if (command == "describe") {
       std::vector<std::string> names;
-      for (const auto& a : sub)
-        if (a != "--json") names.push_back(a);
+      std::map<std::string, std::string> params;
+      for (std::size_t i = 0; i < sub.size(); ++i) {
+        if (sub[i] == "--json") continue;
+        if (sub[i] == "--param" || sub[i].rfind("--param=", 0) == 0) {
+          const bool inline_value = sub[i] != "--param";
+          if (!inline_value && i + 1 >= sub.size()) throw liesim::Error("describe: --param needs KEY=VALUE");
+          params.insert(liesim::parse_assignment(inline_value ? sub[i].substr(8) : sub[++i], "--param"));
+        } else if (sub[i].rfind("--", 0) == 0) {
+          throw liesim::Error(fmt::format("describe: unknown option '{}' (describe takes NAME, --json and --param KEY=VALUE)", sub[i]));
+        } else {
+          names.push_back(sub[i]);
+        }
+      }
       if (names.size() != 1) throw liesim::Error("describe needs exactly one NAME (a model or a method; see `liesim list`)");
-      return liesim::cli::describe(registry, names[0], json);
+      return liesim::cli::describe(registry, names[0], json, params);
     }
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -37,7 +38,21 @@ InvariantMonitor::InvariantMonitor(const Model& model, const std::vector<Diagnos
   model_values_ = Eigen::VectorXd::Zero(model_count_);
   const auto d = static_cast<Eigen::Index>(diagnostics.size());
   diag_min_ = diag_max_ = diag_last_ = Eigen::VectorXd::Constant(d, nan);
+  obs_info_ = model.observables();
+  obs_min_ = obs_max_ = obs_last_ = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(obs_info_.size()), nan);
 }
+
+namespace {
+/// Smallest and largest value seen, NaN skipped (NaN until a finite value arrives).
+void widen(Eigen::VectorXd& lo, Eigen::VectorXd& hi, ConstVec values) {
+  for (Eigen::Index k = 0; k < values.size(); ++k) {
+    const double v = values[k];
+    if (std::isnan(v)) continue;
+    if (std::isnan(lo[k]) || v < lo[k]) lo[k] = v;
+    if (std::isnan(hi[k]) || v > hi[k]) hi[k] = v;
+  }
+}
+}  // namespace
 
 void InvariantMonitor::track(Eigen::Index i, double value, bool first) {
   current_[i] = value;
@@ -47,20 +62,20 @@ void InvariantMonitor::track(Eigen::Index i, double value, bool first) {
   if (d > drift_[i] || std::isnan(d)) drift_[i] = d;
 }
 
-void InvariantMonitor::on_output(double, ConstVec y) {
+void InvariantMonitor::on_output(double t, ConstVec y) {
   model_.evaluate_invariants(y, model_values_);
   for (Eigen::Index i = 0; i < model_count_; ++i) track(i, model_values_[i], first_);
   first_ = false;
+  if (obs_last_.size() > 0) {
+    (void)model_.evaluate_observables(t, y, obs_last_);  // NaN on failure
+    widen(obs_min_, obs_max_, obs_last_);
+  }
 }
 
 void InvariantMonitor::on_diagnostics(ConstVec values) {
-  for (Eigen::Index k = 0; k < values.size() && k < diag_last_.size(); ++k) {
-    const double v = values[k];
-    diag_last_[k] = v;
-    if (std::isnan(v)) continue;
-    if (std::isnan(diag_min_[k]) || v < diag_min_[k]) diag_min_[k] = v;
-    if (std::isnan(diag_max_[k]) || v > diag_max_[k]) diag_max_[k] = v;
-  }
+  const Eigen::Index n = std::min(values.size(), diag_last_.size());
+  diag_last_.head(n) = values.head(n);
+  widen(diag_min_, diag_max_, diag_last_);
   for (std::size_t c = 0; c < conserved_.size(); ++c) {
     const Eigen::Index k = conserved_[c];
     if (k >= values.size()) continue;
@@ -73,10 +88,12 @@ CsvWriter::CsvWriter(const std::string& path, const Model& model, const std::vec
     : file_(open_for_writing(path, "output CSV")),
       model_(model),
       inv_(static_cast<Eigen::Index>(model.invariants().size())),
+      obs_(static_cast<Eigen::Index>(model.observable_count())),
       diag_(Eigen::VectorXd::Constant(static_cast<Eigen::Index>(diagnostics.size()), nan)) {
   std::string header = "t";
   for (const auto& n : model.state_names()) header += "," + n;
   for (const auto& i : model.invariants()) header += "," + i.name;
+  for (const auto& o : model.observables()) header += "," + o.name;
   for (const auto& d : diagnostics) header += "," + d.name;
   fmt::print(file_, "{}\n", header);
   ok_ = std::fflush(file_) == 0;
@@ -92,6 +109,8 @@ void CsvWriter::on_output(double t, ConstVec y) {
   for (Eigen::Index i = 0; i < y.size(); ++i) fmt::format_to(std::back_inserter(row), ",{:.17g}", y[i]);
   model_.evaluate_invariants(y, inv_);
   for (Eigen::Index i = 0; i < inv_.size(); ++i) fmt::format_to(std::back_inserter(row), ",{:.17g}", inv_[i]);
+  if (obs_.size() > 0) (void)model_.evaluate_observables(t, y, obs_);  // NaN on failure
+  for (Eigen::Index i = 0; i < obs_.size(); ++i) fmt::format_to(std::back_inserter(row), ",{:.17g}", obs_[i]);
   for (Eigen::Index i = 0; i < diag_.size(); ++i) fmt::format_to(std::back_inserter(row), ",{:.17g}", diag_[i]);
   row.push_back('\n');
   ok_ = ok_ && std::fwrite(row.data(), 1, row.size(), file_) == row.size() && std::fflush(file_) == 0;

@@ -69,6 +69,15 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
                                               {"last", number(inv.diagnostic_last()[i])}};
   }
   if (!inv.diagnostics().empty()) j["diagnostics"] = diagnostics;
+  json observables = json::object();
+  for (std::size_t k = 0; k < inv.observables().size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    observables[inv.observables()[k].name] = {{"unit", inv.observables()[k].unit},
+                                              {"min", number(inv.observable_min()[i])},
+                                              {"max", number(inv.observable_max()[i])},
+                                              {"final", number(inv.observable_last()[i])}};
+  }
+  if (!inv.observables().empty()) j["observables"] = observables;
   if (run.model->has_exact_solution()) {
     Eigen::VectorXd exact(run.model->size());
     if (run.model->exact_solution(r.t, exact) == Status::ok) j["exact_error"] = number((r.y - exact).norm());

@@ -5,6 +5,8 @@
 #include <liesim/manifold_checks.hpp>
 #include <liesim/plugin.hpp>
 
+#include "tracking.hpp"
+
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
@@ -21,7 +23,6 @@ using Action = lie::ProductAction<lie::RnTranslation<6>, lie::SO3xR3OnTSO3, lie:
 static_assert(Action::point_dim == 42 && Action::Group::dim == 30);
 
 using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-using V3 = Eigen::Vector3d;
 
 // Offsets in the state [y, v, R1, Omega1, R2, Omega2, q1, w1, q2, w2].
 constexpr int Y = 0, V = 3, R1 = 6, OM1 = 15, R2 = 18, OM2 = 27, Q1 = 30, W1 = 33, Q2 = 36, W2 = 39;
@@ -46,31 +47,53 @@ GENERATOR   f(P) = [v, v', R1 Omega1, Omega1', R2 Omega2, Omega2', w1, q1 x w1',
               M_q v' = -sum_i m_i L_i |w_i|^2 q_i + M_q g e3 + sum_i u_i^par,  M_q = m_y I + sum_i m_i q_i q_i^T,
               J_i Omega_i' = -Omega_i x J_i Omega_i + M_i,
               w_i' = (1/L_i) q_i x v' - (g/L_i) q_i x e3 - (1/(m_i L_i)) q_i x u_i^perp,
-            u_i = -T_i R_i e3 (thrust), u_i^par = q_i q_i^T u_i, u_i^perp = (I - q_i q_i^T) u_i; constant
-            thrust magnitudes T_i and body moments M_i (open loop; the thesis's controllers are not modelled).
+            control = open_loop: u_i = -T_i R_i e3 (thrust), u_i^par = q_i q_i^T u_i, u_i^perp = (I - q_i q_i^T) u_i,
+            constant thrust magnitudes T_i. control = tracking (thesis §2.6 Figs 2.13-2.18, spec
+            quadrotor-tracking.md §4): f = f(t, P); the geometric controller of Lee-Sreenath-Kumar prescribes
+            u_i^par = m_i L_i |w_i|^2 q_i + mu_i + (m_i/m_y)(q_i . (mu_1 + mu_2)) q_i, mu_i = c_i (F . q_i) q_i,
+            F = m_y(-k_y e_y - k_v e_v + y_d'' - g e3), e_y = y - y_d(t), e_v = v - y_d'(t), and
+            u_i^perp = m_i L_i q_i x X_i - (m_i/m_y) q_i x (q_i x mu_j) with X_i = -k_q e_qi - k_w e_wi
+            - (q_i . w_id) q_i' - q_i x (q_i x w_id'), e_qi = q_id x q_i, e_wi = w_i + q_i x (q_i x w_id),
+            q_id = Q_d r_id, Q_d = [b1 | b2 | b3](F, s_d), b3 = -F/|F|; F', F'' exact along the closed loop.
+            Body moments M_i constant in both modes (the attitudes are not controlled; R_i plays no role
+            in the load and links under tracking).
 EMBEDDING   state [y, v, R1 (row-major), Omega1, R2 (row-major), Omega2, q1, w1, q2, w2] (42 numbers) in
             R^42; F = [v, v', R1 hat(Omega1), Omega1', R2 hat(Omega2), Omega2', w1 x q1, w1', w2 x q2, w2'].
 INVARIANTS  mechanical_energy E = 1/2 m_y |v|^2 + 1/2 sum_i (m_i |v - L_i w_i x q_i|^2 + Omega_i . J_i Omega_i)
             - m_y g e3 . y - sum_i m_i g e3 . (y - L_i q_i), NOT conserved: dE/dt = input_power;
             input_power P = sum_i (u_i . (v - L_i w_i x q_i) + M_i . Omega_i) (so E(t) - E(0) - int_0^t P
             is the conserved energy balance); q<i>_norm_minus_1 = |q_i| - 1; q<i>_dot_w<i> = q_i . w_i;
-            R<i>_orthogonality = ||R_i^T R_i - I||_F.
+            R<i>_orthogonality = ||R_i^T R_i - I||_F. Under tracking input_power is an observable (it depends on t).
+OBSERVABLES control = tracking only, written after the invariants: tracking_error |y - y_d(t)| (m, same t: not
+            the original code's one-step-lagged |y(t_k+1) - y_d(t_k)|), link<i>_direction_error |q_id x q_i|,
+            yd_x, yd_y, yd_z = y_d(t) (m), input_power (W).
 PARAMETERS  J1, J2 (principal moments, body frame), m_y, m1, m2, L1, L2, g (e3 down); thrust1, thrust2
             (default: hover share T_i = m_i g + t_i q_i(0) . e3, where the link tensions t_i solve the load's
             static equilibrium t_1 q_1(0) + t_2 q_2(0) = m_y g e3 in least squares; equal shares
             t_i q_i . e3 = m_y g / 2 if the links are parallel: the vertical thrusts then carry the whole
             weight (m_y + m1 + m2) g while R_i = I); moment1, moment2 (body frame, default (1, 1, 1) as in
             the original experiment); initial y0, v0, theta1_0, theta2_0 (R_i(0) = exp(hat(theta_i_0))),
-            Omega1_0, Omega2_0, q1_0, q2_0 (unit), w1_0, w2_0 (tangent).
+            Omega1_0, Omega2_0, q1_0, q2_0 (unit), w1_0, w2_0 (tangent); control = open_loop | tracking;
+            tracking: gains k_y = 12, k_v = 5, k_q = 16, k_w = 5; y_d(t) = yd_p0 + yd_p1 s + yd_p2 s^2, s = t - yd_tc
+            (default (t - 2.5, 0, (t - 2.5)^2 - 7)); formation r1d, r2d = (+-sin 30 deg, 0, cos 30 deg), s_d = (0, -1, 0).
 SOURCE      Celledoni, Cokaj, Leone, Murari, Owren, Lie group integrators for mechanical systems, IJCM 99
             (2022) §6 (seed 002); thesis of E. Cokaj §2.6; model of Lee, Sreenath, Kumar, IEEE CDC 2013;
-            data of the authors' code (J, masses, lengths, initial state, M_i = (1, 1, 1)).)";
+            data of the authors' code (J, masses, lengths, initial state, M_i = (1, 1, 1), gains, y_d, formation;
+            GitHub THREAD-3-2/RKMK_Commutator_free_integrators, src/control_functions).)";
 
 struct Data {
   std::array<Eigen::Vector3d, 2> J;       // principal moments
   double my = 0, g = 0;
-  std::array<double, 2> m{}, L{}, T{};    // quadrotor masses, link lengths, thrust magnitudes
+  std::array<double, 2> m{}, L{}, T{};    // quadrotor masses, link lengths, thrust magnitudes (open loop)
   std::array<Eigen::Vector3d, 2> M;       // body moments
+  bool tracking = false;                  // control = tracking: forces from the controller, f depends on t
+  Tracking controller;
+};
+
+/// The link forces u_i^par (along q_i) and u_i^perp (across) at (t, y): the controller's in
+/// tracking mode, else those of the thrust u_i = -T_i R_i e3.
+struct LinkForces {
+  std::array<V3, 2> par, perp;
 };
 
 class QuadrotorLoad final : public sdk::Model {
@@ -100,33 +123,60 @@ class QuadrotorLoad final : public sdk::Model {
   }
 
   std::vector<InvariantInfo> invariants() const override {
-    return {{"mechanical_energy", "kinetic + potential energy, J; not conserved: dE/dt = input_power"},
-            {"input_power", "power of thrusts and moments, sum_i u_i . (quadrotor i velocity) + M_i . Omega_i, W"},
-            {"q1_norm_minus_1", "|q_1| - 1 (stays on S^2)"},
-            {"q1_dot_w1", "q_1 . w_1 (tangency)"},
-            {"q2_norm_minus_1", "|q_2| - 1 (stays on S^2)"},
-            {"q2_dot_w2", "q_2 . w_2 (tangency)"},
-            {"R1_orthogonality", "||R_1^T R_1 - I||_F (stays on SO(3))"},
-            {"R2_orthogonality", "||R_2^T R_2 - I||_F (stays on SO(3))"}};
+    std::vector<InvariantInfo> out{{"mechanical_energy", "kinetic + potential energy, J; not conserved: dE/dt = input_power"}};
+    if (!p_.tracking)
+      out.push_back({"input_power", "power of thrusts and moments, sum_i u_i . (quadrotor i velocity) + M_i . Omega_i, W"});
+    for (InvariantInfo& i : constraints()) out.push_back(std::move(i));
+    return out;
+  }
+
+  std::vector<ObservableInfo> observables() const override {
+    if (!p_.tracking) return {};
+    return {{"tracking_error", "m", "|y - y_d(t)|, distance of the load from the desired trajectory (at the same t)"},
+            {"link1_direction_error", "", "|e_q1| = |q_1d x q_1|, q_1d = Q_d r_1d the desired direction of link 1"},
+            {"link2_direction_error", "", "|e_q2| = |q_2d x q_2|"},
+            {"yd_x", "m", "desired load position y_d(t), first component"},
+            {"yd_y", "m", "y_d(t), second component"},
+            {"yd_z", "m", "y_d(t), third component (e3 points down: altitude is -yd_z)"},
+            {"input_power", "W", "power of the controller's forces and the moments, sum_i u_i . (quadrotor i velocity) + M_i . Omega_i"}};
+  }
+
+  Status evaluate_observables(double t, ConstVec y, Vec out) noexcept override {
+    if (!p_.tracking) return Status::ok;
+    const Tracking::Output c = control(t, y);
+    out[0] = (y.segment<3>(Y) - c.y_d).norm();
+    for (int i = 0; i < 2; ++i) out[1 + i] = c.q_d[i].cross(V3(y.segment<3>(Q_at[i]))).norm();
+    out.segment<3>(3) = c.y_d;
+    out[6] = input_power(y, {c.u_par, c.u_perp});
+    return out.allFinite() ? Status::ok : fail(Status::fatal, undefined_frame);
   }
 
   void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
     const V3 e3 = V3::UnitZ();
     const V3 pos = y.segment<3>(Y), v = y.segment<3>(V);
-    double T = 0.5 * p_.my * v.squaredNorm(), U = -p_.my * p_.g * e3.dot(pos), P = 0;
+    double T = 0.5 * p_.my * v.squaredNorm(), U = -p_.my * p_.g * e3.dot(pos);
+    const int c = p_.tracking ? 1 : 2;  // first constraint's index
     for (int i = 0; i < 2; ++i) {
       const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data() + R_at[i]);
       const V3 Om = y.segment<3>(OM_at[i]), q = y.segment<3>(Q_at[i]), w = y.segment<3>(W_at[i]);
       const V3 vq = v - p_.L[i] * w.cross(q);  // velocity of quadrotor i
       T += 0.5 * p_.m[i] * vq.squaredNorm() + 0.5 * Om.dot(p_.J[i].cwiseProduct(Om));
       U -= p_.m[i] * p_.g * e3.dot(pos - p_.L[i] * q);
-      P += (-p_.T[i] * (R * e3)).dot(vq) + p_.M[i].dot(Om);
-      out[2 + 2 * i] = q.norm() - 1.0;
-      out[3 + 2 * i] = q.dot(w);
-      out[6 + i] = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
+      out[c + 2 * i] = q.norm() - 1.0;
+      out[c + 1 + 2 * i] = q.dot(w);
+      out[c + 4 + i] = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
     }
     out[0] = T + U;
-    out[1] = P;
+    if (!p_.tracking) out[1] = input_power(y, thrust_forces(y));
+  }
+
+  static std::vector<InvariantInfo> constraints() {
+    return {{"q1_norm_minus_1", "|q_1| - 1 (stays on S^2)"},
+            {"q1_dot_w1", "q_1 . w_1 (tangency)"},
+            {"q2_norm_minus_1", "|q_2| - 1 (stays on S^2)"},
+            {"q2_dot_w2", "q_2 . w_2 (tangency)"},
+            {"R1_orthogonality", "||R_1^T R_1 - I||_F (stays on SO(3))"},
+            {"R2_orthogonality", "||R_2^T R_2 - I||_F (stays on SO(3))"}};
   }
 
   std::string check_state(ConstVec y) const override { return check_quadrotor_state(y); }
@@ -143,34 +193,71 @@ class QuadrotorLoad final : public sdk::Model {
   }
 
  private:
-  /// Accelerations v', Omega_i', w_i' at y (A(z) z' = h(z) solved block by block).
-  void accelerations(ConstVec y, V3& vdot, std::array<V3, 2>& Omdot, std::array<V3, 2>& wdot) const noexcept {
-    const V3 e3 = V3::UnitZ();
-    Eigen::Matrix3d Mq = p_.my * Eigen::Matrix3d::Identity();
-    V3 rhs = V3::Zero();
-    std::array<V3, 2> u_perp;
+  static constexpr const char* undefined_frame =
+      "quadrotor_load: the tracking controller's formation frame is undefined (desired force F = 0 or parallel to "
+      "s_d; or the state left the manifold): change s_d, the gains or the desired trajectory";
+
+  /// The controller's output at (t, y) (tracking mode).
+  Tracking::Output control(double t, ConstVec y) const {
+    const std::array<V3, 2> q{y.segment<3>(Q1), y.segment<3>(Q2)}, w{y.segment<3>(W1), y.segment<3>(W2)};
+    return p_.controller(t, y.segment<3>(Y), y.segment<3>(V), q, w);
+  }
+
+  /// Open loop: u_i = -T_i R_i e3 split along and across q_i.
+  LinkForces thrust_forces(ConstVec y) const {
+    LinkForces f;
     for (int i = 0; i < 2; ++i) {
       const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data() + R_at[i]);
+      const V3 q = y.segment<3>(Q_at[i]);
+      const V3 u = -p_.T[i] * (R * V3::UnitZ());
+      f.par[i] = q * q.dot(u);
+      f.perp[i] = u - f.par[i];
+    }
+    return f;
+  }
+
+  LinkForces forces(double t, ConstVec y) const {
+    if (!p_.tracking) return thrust_forces(y);
+    const Tracking::Output c = control(t, y);
+    return {c.u_par, c.u_perp};
+  }
+
+  /// sum_i u_i . (v - L_i w_i x q_i) + M_i . Omega_i (thrust acts on the quadrotor).
+  double input_power(ConstVec y, const LinkForces& f) const {
+    double P = 0;
+    for (int i = 0; i < 2; ++i) {
       const V3 q = y.segment<3>(Q_at[i]), w = y.segment<3>(W_at[i]);
-      const V3 u = -p_.T[i] * (R * e3);
-      const V3 u_par = q * q.dot(u);
-      u_perp[i] = u - u_par;
+      P += (f.par[i] + f.perp[i]).dot(V3(y.segment<3>(V)) - p_.L[i] * w.cross(q)) + p_.M[i].dot(V3(y.segment<3>(OM_at[i])));
+    }
+    return P;
+  }
+
+  /// Accelerations v', Omega_i', w_i' at (t, y) (A(z) z' = h(z) solved block by block).
+  void accelerations(double t, ConstVec y, V3& vdot, std::array<V3, 2>& Omdot, std::array<V3, 2>& wdot) const noexcept {
+    const V3 e3 = V3::UnitZ();
+    const LinkForces u = forces(t, y);
+    Eigen::Matrix3d Mq = p_.my * Eigen::Matrix3d::Identity();
+    V3 rhs = V3::Zero();
+    for (int i = 0; i < 2; ++i) {
+      const V3 q = y.segment<3>(Q_at[i]), w = y.segment<3>(W_at[i]);
       Mq.noalias() += p_.m[i] * (q * q.transpose());
-      rhs += u_par - p_.m[i] * p_.L[i] * w.squaredNorm() * q;
+      rhs += u.par[i] - p_.m[i] * p_.L[i] * w.squaredNorm() * q;
     }
     rhs += Mq * (p_.g * e3);
     vdot = Mq.llt().solve(rhs);
     for (int i = 0; i < 2; ++i) {
       const V3 Om = y.segment<3>(OM_at[i]), q = y.segment<3>(Q_at[i]);
       Omdot[i] = (p_.M[i] - Om.cross(p_.J[i].cwiseProduct(Om))).cwiseQuotient(p_.J[i]);
-      wdot[i] = (q.cross(vdot) - p_.g * q.cross(e3)) / p_.L[i] - q.cross(u_perp[i]) / (p_.m[i] * p_.L[i]);
+      wdot[i] = (q.cross(vdot) - p_.g * q.cross(e3)) / p_.L[i] - q.cross(u.perp[i]) / (p_.m[i] * p_.L[i]);
     }
   }
 
-  Status do_generator(double, ConstVec y, Vec xi) noexcept override {
+  const char* nonfinite(const char* what) const noexcept { return p_.tracking ? undefined_frame : what; }
+
+  Status do_generator(double t, ConstVec y, Vec xi) noexcept override {
     V3 vdot;
     std::array<V3, 2> Omdot, wdot;
-    accelerations(y, vdot, Omdot, wdot);
+    accelerations(t, y, vdot, Omdot, wdot);
     xi.segment<3>(0) = y.segment<3>(V);
     xi.segment<3>(3) = vdot;
     for (int i = 0; i < 2; ++i) {
@@ -180,13 +267,13 @@ class QuadrotorLoad final : public sdk::Model {
       xi.segment<3>(MU_at[i]) = y.segment<3>(W_at[i]);
       xi.segment<3>(MU_at[i] + 3) = V3(y.segment<3>(Q_at[i])).cross(wdot[i]);
     }
-    return xi.allFinite() ? Status::ok : fail(Status::fatal, "quadrotor_load: non-finite generator (state left the manifold?)");
+    return xi.allFinite() ? Status::ok : fail(Status::fatal, nonfinite("quadrotor_load: non-finite generator (state left the manifold?)"));
   }
 
-  Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {
+  Status do_vector_field(double t, ConstVec y, Vec dy) noexcept override {
     V3 vdot;
     std::array<V3, 2> Omdot, wdot;
-    accelerations(y, vdot, Omdot, wdot);
+    accelerations(t, y, vdot, Omdot, wdot);
     dy.segment<3>(Y) = y.segment<3>(V);
     dy.segment<3>(V) = vdot;
     for (int i = 0; i < 2; ++i) {
@@ -196,7 +283,7 @@ class QuadrotorLoad final : public sdk::Model {
       dy.segment<3>(Q_at[i]) = V3(y.segment<3>(W_at[i])).cross(V3(y.segment<3>(Q_at[i])));
       dy.segment<3>(W_at[i]) = wdot[i];
     }
-    return dy.allFinite() ? Status::ok : fail(Status::fatal, "quadrotor_load: non-finite vector field");
+    return dy.allFinite() ? Status::ok : fail(Status::fatal, nonfinite("quadrotor_load: non-finite vector field"));
   }
 
   Data p_;
@@ -212,6 +299,41 @@ double positive_param(const Settings& p, const std::string& key, const char* wha
   const double v = p.number(key);
   if (!(v > 0)) throw Error(fmt::format("parameter '{}': {} {} must be positive", key, what, v));
   return v;
+}
+
+/// The tracking controller's data from the parameters (spec §3), validated.
+Tracking tracking_controller(const Settings& p, const Data& d) {
+  Tracking c;
+  c.m_y = d.my;
+  c.g = d.g;
+  c.m = d.m;
+  c.L = d.L;
+  for (auto [key, gain] : {std::pair{"k_y", &c.k_y}, {"k_v", &c.k_v}, {"k_q", &c.k_q}, {"k_w", &c.k_w}}) {
+    *gain = p.number(key);
+    if (!(*gain >= 0)) throw Error(fmt::format("parameter '{}': gain {} must be >= 0", key, *gain));
+  }
+  c.y_d.t_c = p.number("yd_tc");
+  c.y_d.p0 = vector3(p, "yd_p0");
+  c.y_d.p1 = vector3(p, "yd_p1");
+  c.y_d.p2 = vector3(p, "yd_p2");
+  const V3 e3 = V3::UnitZ();
+  for (int i = 0; i < 2; ++i) {
+    const std::string key = fmt::format("r{}d", i + 1);
+    c.r_d[i] = vector3(p, key);
+    if (!(std::abs(c.r_d[i].norm() - 1) <= 1e-12))
+      throw Error(fmt::format("parameter '{}': the formation direction must be a unit vector (|r| = {:.17g})", key, c.r_d[i].norm()));
+    if (!(c.r_d[i].dot(e3) > 0))
+      throw Error(fmt::format("parameter '{}': the formation direction must point below its vehicle (r . e3 > 0, e3 down)", key));
+  }
+  const V3 sum = c.r_d[0] + c.r_d[1];
+  if (!(sum.cross(e3).norm() <= 1e-12 * sum.norm()))
+    throw Error(fmt::format("parameters 'r1d', 'r2d': r1d + r2d = ({:g}, {:g}, {:g}) must be parallel to e3: the controller's tension "
+                            "split c_i = 1/((r_id . e3) |r1d + r2d|) gives mu_1 + mu_2 = F only then (spec §6.3(7))",
+                            sum[0], sum[1], sum[2]));
+  for (int i = 0; i < 2; ++i) c.c[i] = 1.0 / (c.r_d[i].dot(e3) * sum.norm());
+  c.s_d = vector3(p, "s_d");
+  if (!(c.s_d.norm() > 0)) throw Error("parameter 's_d': the heading vector must not be zero");
+  return c;
 }
 
 class QuadrotorLoadType final : public sdk::ModelTypeBase<QuadrotorLoadType> {
@@ -244,6 +366,21 @@ class QuadrotorLoadType final : public sdk::ModelTypeBase<QuadrotorLoadType> {
         {"q2_0", "-0.984807753012208,0,0.17364817766693033", "", "initial direction of link 2, unit (default (-sin 80 deg, 0, cos 80 deg))"},
         {"w1_0", "0,0,0", "rad/s", "initial angular velocity of link 1 (tangent: q1_0 . w1_0 = 0)"},
         {"w2_0", "0,0,0", "rad/s", "initial angular velocity of link 2 (tangent: q2_0 . w2_0 = 0)"},
+        {"control", "open_loop", "", "open_loop (constant thrusts thrust1, thrust2) or tracking (the geometric tracking controller of the "
+                                     "original experiment prescribes the link forces; the vector field depends on t)"},
+        {"k_y", "12", "1/s^2", "tracking: load position gain"},
+        {"k_v", "5", "1/s", "tracking: load velocity gain"},
+        {"k_q", "16", "1/s^2", "tracking: link direction gain"},
+        {"k_w", "5", "1/s", "tracking: link angular velocity gain"},
+        {"yd_tc", "2.5", "s", "tracking: desired load trajectory y_d(t) = yd_p0 + yd_p1 s + yd_p2 s^2 with s = t - yd_tc"},
+        {"yd_p0", "0,0,-7", "m", "tracking: y_d at t = yd_tc (e3 down: 7 m above the plane x3 = 0)"},
+        {"yd_p1", "1,0,0", "m/s", "tracking: desired load velocity at t = yd_tc"},
+        {"yd_p2", "0,0,1", "m/s^2", "tracking: half the desired load acceleration (constant)"},
+        {"r1d", "0.49999999999999994,0,0.86602540378443865", "", "tracking: direction of link 1 in the formation frame, unit "
+                                                                  "(default (sin 30 deg, 0, cos 30 deg))"},
+        {"r2d", "-0.49999999999999994,0,0.86602540378443865", "", "tracking: direction of link 2 in the formation frame, unit; "
+                                                                   "r1d + r2d must be parallel to e3 (the tension split assumes it)"},
+        {"s_d", "0,-1,0", "", "tracking: heading vector fixing the formation frame about the desired force"},
     };
   }
 
@@ -288,6 +425,15 @@ class QuadrotorLoadType final : public sdk::ModelTypeBase<QuadrotorLoadType> {
       const Eigen::Vector2d t = G.ldlt().solve(Q.transpose() * (d.my * d.g * e3));
       vertical = {t[0] * q1.dot(e3), t[1] * q2.dot(e3)};
     }
+    d.tracking = p.choice("control", {"open_loop", "tracking"}) == "tracking";
+    for (const char* key : {"k_y", "k_v", "k_q", "k_w", "yd_tc", "yd_p0", "yd_p1", "yd_p2", "r1d", "r2d", "s_d"})
+      if (!d.tracking && p.given(key))
+        throw Error(fmt::format("parameter '{}' belongs to the tracking controller: add control=tracking, or leave it out", key));
+    for (const char* key : {"thrust1", "thrust2"})
+      if (d.tracking && p.given(key))
+        throw Error(fmt::format("parameter '{}' is the open-loop thrust; with control=tracking the controller sets the link forces: "
+                                "leave it out, or use control=open_loop", key));
+    if (d.tracking) d.controller = tracking_controller(p, d);
     for (int i = 0; i < 2; ++i) {
       const std::string key = fmt::format("thrust{}", i + 1);
       d.T[i] = p.given(key) ? p.number(key) : d.m[i] * d.g + vertical[i];

@@ -197,6 +197,23 @@ TEST_CASE("every sundials method agrees with rkmk4 on the pendulum chain, N = 2 
   }
 }
 
+TEST_CASE("time-dependent field: every CVODE/ARKODE method meets the exact solution of the forced oscillator, error falling with the tolerance") {
+  // SUNDIALS evaluates F(t, y) at its own internal times: a solver handed the wrong t would stall
+  // at the forcing's error (F0 = 0.5 changes q by O(0.1) here), not follow the tolerance.
+  const Params p{{"zeta", "0.05"}, {"F0", "0.5"}, {"omega", "1.3"}, {"q0", "1"}, {"v0", "0"}};
+  const double t_end = 10;
+  Eigen::VectorXd exact(2);
+  REQUIRE(test::make_model("harmonic_oscillator", p)->exact_solution(t_end, exact) == Status::ok);
+  for (const std::string method : {"cvode_bdf", "cvode_adams", "cvode_adams_fixedpoint", "arkode_erk", "arkode_dirk"}) {
+    CAPTURE(method);
+    const double loose = max_diff(test::run("harmonic_oscillator", p, method, t_end, 0, 1e-6, 1e-6).y, exact);
+    const double tight = max_diff(test::run("harmonic_oscillator", p, method, t_end, 0, 1e-11, 1e-11).y, exact);
+    MESSAGE(method << ": |y - y_exact| at rtol = atol = 1e-6: " << loose << ", 1e-11: " << tight);
+    CHECK(tight < 1e-8);
+    CHECK(tight < loose / 100);
+  }
+}
+
 TEST_CASE("statistics are filled and mapped") {
   SUBCASE("Newton methods: steps, F evaluations, DQ Jacobian evaluations reported separately") {
     for (const std::string method : {"cvode_bdf", "cvode_adams", "arkode_dirk"}) {

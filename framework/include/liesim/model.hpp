@@ -8,6 +8,7 @@
 #include <liesim/types.hpp>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,14 @@ namespace liesim {
 /// A named quantity the model expects to be conserved (or a constraint residual that stays 0).
 struct InvariantInfo {
   std::string name;  ///< column name, e.g. "energy", "q1_norm_minus_1"
+  std::string doc;   ///< meaning and formula
+};
+
+/// A named quantity of (t, y) written beside the state (ABI 2.4): a tracking error, a desired
+/// trajectory, a force; not expected to be conserved.
+struct ObservableInfo {
+  std::string name;  ///< column name, e.g. "tracking_error"
+  std::string unit;  ///< e.g. "m"; "" when dimensionless
   std::string doc;   ///< meaning and formula
 };
 
@@ -292,6 +301,30 @@ class Model {
   int invariant_count() const noexcept { return info_.invariant_count; }
   /// Values of the invariants at y (out has invariant_count() entries).
   void evaluate_invariants(ConstVec y, Vec out) const noexcept { ref_.api->invariants(ref_.instance, y.data(), out.data()); }
+  /// The observables of this model (none for a plugin built for ABI < 2.4).
+  std::vector<ObservableInfo> observables() const {
+    std::vector<ObservableInfo> out;
+#if LIESIM_ABI_MINOR >= 4
+    for (int k = 0; k < observable_count_; ++k)
+      out.push_back({info_.observable_names[k], info_.observable_units[k] ? info_.observable_units[k] : "", info_.observable_docs[k]});
+#endif
+    return out;
+  }
+  /// Number of observables.
+  int observable_count() const noexcept { return observable_count_; }
+  /// Values of the observables at (t, y) (out has observable_count() entries); on failure they are
+  /// NaN and the status says why (last_error()).
+  Status evaluate_observables(double t, ConstVec y, Vec out) const noexcept {
+#if LIESIM_ABI_MINOR >= 4
+    if (observable_count_ == 0) return Status::ok;
+    const Status s = to_status(ref_.api->observables(ref_.instance, t, y.data(), out.data()));
+    if (s != Status::ok) out.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return s;
+#else
+    (void)t, (void)y, (void)out;
+    return Status::ok;
+#endif
+  }
   /// "" if y lies on M within the model's stated tolerance, else a message naming the violation.
   std::string check_state(ConstVec y) const {
     if (ref_.api->check_state(ref_.instance, y.data()) == LIESIM_OK) return {};
@@ -388,11 +421,18 @@ class Model {
       riem_.spheres_ = api->riem_sphere_blocks(ref_.instance);
     }
 #endif
+#if LIESIM_ABI_MINOR >= 4
+    // A plugin older than 2.4 fills a shorter info (its size says so) and has no observables call.
+    if (LIESIM_HAS_MEMBER(&info_, liesim_model_info, observable_docs) && LIESIM_HAS_MEMBER(api, liesim_model_api, observables) &&
+        info_.observable_count > 0 && api->observables != nullptr)
+      observable_count_ = info_.observable_count;
+#endif
   }
 
   liesim_model_ref ref_{};
   liesim_counters own_{};
   liesim_model_info info_{};
+  int observable_count_ = 0;
   HomogeneousSpace space_;
   DaeFormulation dae_;
   Mechanics mech_;

@@ -33,12 +33,13 @@ extern "C" {
  * members are added. 2.0: the C boundary; 2.1: DAE formulation and exact Jacobian of a model;
  * 2.2: mechanical description of a model (in R^m, or a rigid body), diagnostics of a method;
  * 2.3: Hamiltonian description of a model on a cotangent bundle T*G (symplectic Lie group methods),
- * Riemannian metric of a model's manifold (geodesic methods). */
+ * Riemannian metric of a model's manifold (geodesic methods); 2.4: observables of a model (named
+ * quantities with units written beside the state, e.g. a controller's tracking error). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 3
+#define LIESIM_ABI_MINOR 4
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -135,6 +136,15 @@ typedef struct liesim_model_info {
   const char* const* state_names;     /* n names in layout order (CSV columns) */
   const char* const* invariant_names; /* invariant_count names */
   const char* const* invariant_docs;  /* invariant_count meanings and formulas */
+#if LIESIM_ABI_MINOR >= 4
+  /* ---- ABI 2.4: observables ---- quantities of (t, y) that a user plots beside the state (a
+   * tracking error, a desired trajectory, a force): not expected to be conserved. */
+  int32_t observable_count;            /* number of observables (0: none) */
+  int32_t reserved2;
+  const char* const* observable_names; /* observable_count column names */
+  const char* const* observable_units; /* observable_count units ("" when dimensionless) */
+  const char* const* observable_docs;  /* observable_count meanings and formulas */
+#endif
 } liesim_model_info;
 
 typedef struct liesim_model_api {
@@ -257,6 +267,11 @@ typedef struct liesim_model_api {
   /* b > 0 when M is a product of b unit spheres, each a block of n / b embedding coordinates (the
    * spherical midpoint method needs it); 0 otherwise. */
   int32_t (*riem_sphere_blocks)(liesim_model* m);
+#endif
+#if LIESIM_ABI_MINOR >= 4
+  /* ---- ABI 2.4: observables (liesim_model_info.observable_count values) at (t, y); a failure
+   * (LIESIM_FATAL with a message) makes the host write NaN for them, never ends a run. */
+  liesim_status (*observables)(liesim_model* m, double t, const double* y, double* out);
 #endif
 } liesim_model_api;
 

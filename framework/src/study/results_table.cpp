@@ -41,6 +41,7 @@ std::vector<std::string> ResultColumns::names() const {
   for (const auto& o : options) n.push_back("option:" + o);
   for (const auto& i : invariants) n.push_back("drift:" + i);
   for (const auto& d : diagnostics) n.push_back("max:" + d);
+  for (const auto& o : observables) n.push_back("final:" + o);
   return n;
 }
 
@@ -58,6 +59,7 @@ std::optional<ResultColumns> columns_from_header(const std::string& line) {
     else if (kind == "option") c.options.push_back(name);
     else if (kind == "drift") c.invariants.push_back(name);
     else if (kind == "max") c.diagnostics.push_back(name);
+    else if (kind == "final") c.observables.push_back(name);
     else return std::nullopt;
   }
   if (csv_header(c) != line + "\n") return std::nullopt;  // out of order
@@ -93,14 +95,15 @@ std::string csv_row(const RunRecord& r, const ResultColumns& c) {
     auto it = r.options.find(o);
     f.push_back(it == r.options.end() ? "" : it->second);
   }
-  for (const auto& i : c.invariants) {
-    auto it = r.drift.find(i);
-    f.push_back(it == r.drift.end() ? "" : num(it->second));
-  }
-  for (const auto& d : c.diagnostics) {
-    auto it = r.diagnostic_max.find(d);
-    f.push_back(it == r.diagnostic_max.end() ? "" : num(it->second));
-  }
+  const auto values = [&](const std::vector<std::string>& names, const std::map<std::string, double>& of) {
+    for (const auto& n : names) {
+      auto it = of.find(n);
+      f.push_back(it == of.end() ? "" : num(it->second));
+    }
+  };
+  values(c.invariants, r.drift);
+  values(c.diagnostics, r.diagnostic_max);
+  values(c.observables, r.observable_final);
   std::string line;
   for (std::size_t k = 0; k < f.size(); ++k) {
     if (k) line += ',';
@@ -176,14 +179,15 @@ std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns&
       if (!f[k].empty()) r.options[o] = f[k];
       ++k;
     }
-    for (const auto& i : c.invariants) {
-      if (!f[k].empty()) r.drift[i] = to_num(f[k]);
-      ++k;
-    }
-    for (const auto& d : c.diagnostics) {
-      if (!f[k].empty()) r.diagnostic_max[d] = to_num(f[k]);
-      ++k;
-    }
+    const auto values = [&](const std::vector<std::string>& names, std::map<std::string, double>& into) {
+      for (const auto& n : names) {
+        if (!f[k].empty()) into[n] = to_num(f[k]);
+        ++k;
+      }
+    };
+    values(c.invariants, r.drift);
+    values(c.diagnostics, r.diagnostic_max);
+    values(c.observables, r.observable_final);
     return r;
   } catch (const std::exception&) {
     return std::nullopt;  // a malformed row

@@ -108,6 +108,52 @@ const toml::array& table_array(const Where& w, const toml::node& n, const std::s
   return *a;
 }
 
+/// Whether `name` is a case's name, or the base name of swept cases ("name[key=value]").
+bool names_case(const std::vector<CaseSpec>& cases, const std::string& name) {
+  return std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return c.name == name || c.name.rfind(name + "[", 0) == 0; });
+}
+
+FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<FigureSpec>& earlier) {
+  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "title", "cases"});
+  FigureSpec f;
+  f.line = static_cast<int>(t.source().begin.line);
+  if (!t.contains("name")) w.fail(f.line, "[[figure]] needs a 'name' (part of its file name)");
+  f.name = get_string(w, *t.get("name"), "name");
+  if (f.name.empty() || f.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+    w.fail(*t.get("name"), fmt::format("[[figure]] name '{}' must be letters, digits, '_' or '-'", f.name));
+  for (const auto& e : earlier)
+    if (e.name == f.name) w.fail(f.line, fmt::format("[[figure]] '{}' is declared twice (line {})", f.name, e.line));
+  f.kind = t.contains("kind") ? get_string(w, *t.get("kind"), "kind") : "series";
+  if (f.kind != "series" && f.kind != "path") w.fail(*t.get("kind"), fmt::format("[[figure]] kind must be series or path (got '{}')", f.kind));
+  if (!t.contains("columns")) w.fail(f.line, fmt::format("[[figure]] '{}' needs 'columns' (names of series columns)", f.name));
+  f.columns = string_list(w, *t.get("columns"), "columns");
+  if (f.kind == "series" && f.columns.size() > 8)
+    w.fail(*t.get("columns"), fmt::format("[[figure]] '{}': a series figure has at most 8 columns (got {})", f.name, f.columns.size()));
+  if (f.kind == "path" && f.columns.size() != 2 && f.columns.size() != 3)
+    w.fail(*t.get("columns"), fmt::format("[[figure]] '{}': a path has 2 or 3 columns (x, y[, z]), got {}", f.name, f.columns.size()));
+  if (const auto* n = t.get("against")) {
+    f.against = string_list(w, *n, "against");
+    if (f.against.size() != f.columns.size())
+      w.fail(*n, fmt::format("[[figure]] '{}': 'against' needs one column per entry of 'columns' ({}), got {}", f.name,
+                             f.columns.size(), f.against.size()));
+  }
+  if (const auto* n = t.get("log")) {
+    if (!n->is_boolean()) w.fail(*n, "key 'log' must be true or false");
+    f.log = *n->value<bool>();
+    if (f.log && f.kind == "path") w.fail(*n, "key 'log' applies to series figures");
+  }
+  if (const auto* n = t.get("invert")) {
+    f.invert = string_list(w, *n, "invert");
+    for (const auto& a : f.invert)
+      if (a != "x" && a != "y" && (a != "z" || f.columns.size() != 3))
+        w.fail(*n, fmt::format("[[figure]] '{}': invert names axes of the path (x, y{}), got '{}'", f.name,
+                               f.columns.size() == 3 ? ", z" : "", a));
+  }
+  if (const auto* n = t.get("title")) f.title = get_string(w, *n, "title");
+  if (const auto* n = t.get("cases")) f.cases = string_list(w, *n, "cases");
+  return f;
+}
+
 /// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
 void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases, std::set<std::string>& names) {
   check_keys(w, t, "[[case]]", {"name", "model", "parameters", "pair", "t_end", "outputs", "sweep"});
@@ -204,7 +250,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   } catch (const toml::parse_error& e) {
     throw Error(fmt::format("{}:{}: {}", file, e.source().begin.line, e.description()));
   }
-  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "timeout", "reference", "case", "runs"});
+  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "timeout", "reference", "case", "runs", "figure"});
   StudySpec s;
   s.file = file;
   s.text = text;
@@ -237,6 +283,8 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   if (!root.contains("runs")) w.fail(1, "the study needs at least one [[runs]] group");
   int index = 0;
   for (auto&& g : table_array(w, *root.get("runs"), "runs")) s.groups.push_back(make_group(w, *g.as_table(), index++));
+  if (const auto* f = root.get("figure"))
+    for (auto&& t : table_array(w, *f, "figure")) s.figures.push_back(make_figure(w, *t.as_table(), s.figures));
   // A matched group refers to an earlier adaptive group.
   for (std::size_t k = 0; k < s.groups.size(); ++k) {
     const GroupSpec& g = s.groups[k];
@@ -254,10 +302,10 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   // Every case a group names must exist (by base name or full name).
   for (const auto& g : s.groups)
     for (const auto& name : g.cases) {
-      const bool found = std::any_of(s.cases.begin(), s.cases.end(), [&](const CaseSpec& c) {
-        return c.name == name || c.name.rfind(name + "[", 0) == 0;
-      });
-      if (!found) w.fail(g.line, fmt::format("[[runs]] '{}' names unknown case '{}'", g.name, name));
+      if (!names_case(s.cases, name)) w.fail(g.line, fmt::format("[[runs]] '{}' names unknown case '{}'", g.name, name));
+  for (const auto& f : s.figures)
+    for (const auto& name : f.cases)
+      if (!names_case(s.cases, name)) w.fail(f.line, fmt::format("[[figure]] '{}' names unknown case '{}'", f.name, name));
     }
   // A one-step group measures distance ratios: each of its cases needs a second initial point.
   for (const auto& g : s.groups) {

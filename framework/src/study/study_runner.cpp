@@ -11,6 +11,7 @@
 #include <liesim/study/study_runner.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -26,6 +27,27 @@ namespace fs = std::filesystem;
 namespace liesim::study {
 
 namespace {
+
+/// Every [[figure]] draws columns that some run of its cases writes into its time series.
+void validate_figures(const StudySpec& study, const std::map<std::string, std::set<std::string>>& series_columns) {
+  for (const FigureSpec& f : study.figures) {
+    std::set<std::string> available;
+    for (const auto& [name, cols] : series_columns) {
+      const bool selected = f.cases.empty() || std::any_of(f.cases.begin(), f.cases.end(), [&](const std::string& c) {
+                              return name == c || name.rfind(c + "[", 0) == 0;
+                            });
+      if (selected) available.insert(cols.begin(), cols.end());
+    }
+    if (available.empty())
+      throw Error(fmt::format("{}:{}: [[figure]] '{}': no run of its cases writes a time series (give a [[runs]] group series = "
+                              "\"coarsest\" or \"all\")", study.file, f.line, f.name));
+    for (const auto* list : {&f.columns, &f.against})
+      for (const auto& col : *list)
+        if (!available.count(col))
+          throw Error(fmt::format("{}:{}: [[figure]] '{}': no series has a column '{}' (columns: t, {})", study.file, f.line, f.name, col,
+                                  fmt::join(available, ", ")));
+  }
+}
 
 RunRequest request_for(const CaseSpec& c, const std::string& integrator, double step, double tol,
                        const std::map<std::string, std::string>& options) {
@@ -122,7 +144,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   std::vector<PreparedRun> prepared;
   prepared.reserve(items.size());
   ResultColumns columns;
-  std::set<std::string> params, options, invariants, diagnostics;
+  std::set<std::string> params, options, invariants, diagnostics, observables;
+  std::map<std::string, std::set<std::string>> series_columns;  // per case: the columns of its series files
   for (const auto& item : items) {
     const CaseSpec& c = *item.case_spec;
     try {
@@ -144,7 +167,16 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     for (const auto& [k, v] : p.control.values()) options.insert(k);
     for (const auto& i : p.model->invariants()) invariants.insert(i.name);
     for (const auto& d : p.method.diagnostics) (d.conserved ? invariants : diagnostics).insert(d.name);
+    for (const auto& o : p.model->observables()) observables.insert(o.name);
+    if (item.series) {
+      auto& cols = series_columns[c.name];
+      for (const auto& n : p.model->state_names()) cols.insert(n);
+      for (const auto& i : p.model->invariants()) cols.insert(i.name);
+      for (const auto& o : p.model->observables()) cols.insert(o.name);
+      for (const auto& d : p.method.diagnostics) cols.insert(d.name);
+    }
   }
+  validate_figures(study, series_columns);
   // A reference that cannot be set up fails its case's runs (the other cases run); one that
   // fails for every case is an error in the study file. The exact solution is evaluated later, in
   // a child process, like every computation.
@@ -164,6 +196,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   columns.options.assign(options.begin(), options.end());
   columns.invariants.assign(invariants.begin(), invariants.end());
   columns.diagnostics.assign(diagnostics.begin(), diagnostics.end());
+  columns.observables.assign(observables.begin(), observables.end());
   // A shard I/N makes the runs whose plan position is I - 1 modulo N; a matched run goes with
   // the adaptive run it matches. References: only for the cases it has runs of.
   if (opt.shards < 1 || opt.shard < 1 || opt.shard > opt.shards)
@@ -459,6 +492,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       for (std::size_t i = 0; i < monitor.diagnostics().size(); ++i)
         if (!monitor.diagnostics()[i].conserved)
           rec.diagnostic_max[monitor.diagnostics()[i].name] = monitor.diagnostic_max()[static_cast<Eigen::Index>(i)];
+      for (std::size_t i = 0; i < monitor.observables().size(); ++i)
+        rec.observable_final[monitor.observables()[i].name] = monitor.observable_last()[static_cast<Eigen::Index>(i)];
       for (const auto& [written, file] : {std::pair<bool, const char*>{!series || series->ok(), "series"},
                                           {!steps || steps->ok(), "steps"}})
         if (!written && rec.status == "ok") {

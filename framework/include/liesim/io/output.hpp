@@ -12,7 +12,8 @@ namespace liesim {
 
 /// Tracks each invariant of a model over a run: initial and final value, max |I(t) - I(0)|; and
 /// the method's diagnostics: the conserved ones as invariants (drift measured from their value
-/// after the first step, as the variational literature does), the others by their range.
+/// after the first step, as the variational literature does), the others by their range; and the
+/// model's observables by their range and last value.
 class InvariantMonitor final : public Observer {
  public:
   explicit InvariantMonitor(const Model& model, const std::vector<DiagnosticInfo>& diagnostics = {});
@@ -28,6 +29,11 @@ class InvariantMonitor final : public Observer {
   const Eigen::VectorXd& diagnostic_min() const { return diag_min_; }
   const Eigen::VectorXd& diagnostic_max() const { return diag_max_; }
   const Eigen::VectorXd& diagnostic_last() const { return diag_last_; }
+  /// The model's observables, with their smallest, largest and last value over the output points.
+  const std::vector<ObservableInfo>& observables() const { return obs_info_; }
+  const Eigen::VectorXd& observable_min() const { return obs_min_; }
+  const Eigen::VectorXd& observable_max() const { return obs_max_; }
+  const Eigen::VectorXd& observable_last() const { return obs_last_; }
 
  private:
   void track(Eigen::Index i, double value, bool first);
@@ -39,10 +45,13 @@ class InvariantMonitor final : public Observer {
   std::vector<Eigen::Index> conserved_;  // diagnostic index of each conserved entry of info_ past the model's
   std::vector<bool> started_;            // a conserved diagnostic has its reference value
   Eigen::VectorXd diag_min_, diag_max_, diag_last_, model_values_;
+  std::vector<ObservableInfo> obs_info_;
+  Eigen::VectorXd obs_min_, obs_max_, obs_last_;
   bool first_ = true;
 };
 
-/// Writes the CSV time series: header `t, <state names>, <invariant names>, <diagnostic names>`,
+/// Writes the CSV time series: header `t, <state names>, <invariant names>, <observable names>,
+/// <diagnostic names>`,
 /// one row per output point (diagnostics: their values after the last step, nan before the
 /// first), each row flushed at once so that a failed run keeps what it computed.
 class CsvWriter final : public Observer {
@@ -61,7 +70,7 @@ class CsvWriter final : public Observer {
   std::FILE* file_ = nullptr;
   bool ok_ = true;
   const Model& model_;
-  Eigen::VectorXd inv_, diag_;
+  Eigen::VectorXd inv_, obs_, diag_;
 };
 
 /// Writes every step attempt of an adaptive run, and every step a self-controlled solver reports:

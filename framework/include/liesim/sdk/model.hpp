@@ -253,6 +253,16 @@ class Model {
   virtual std::vector<InvariantInfo> invariants() const { return {}; }
   /// Values of the invariants at y (out has invariants().size() entries).
   virtual void evaluate_invariants(ConstVec y, Vec out) const noexcept { (void)y; (void)out; }
+  /// Quantities of (t, y) written beside the state and the invariants (ABI 2.4): name, unit, doc.
+  virtual std::vector<ObservableInfo> observables() const { return {}; }
+  /// Values of the observables at (t, y) (out has observables().size() entries); on failure return
+  /// fail(Status::fatal, why): the host writes NaN for them and the run goes on.
+  virtual Status evaluate_observables(double t, ConstVec y, Vec out) noexcept {
+    (void)t;
+    (void)y;
+    (void)out;
+    return Status::ok;
+  }
   /// "" if y lies on M within the model's stated tolerance, else a message naming the violation.
   virtual std::string check_state(ConstVec y) const { (void)y; return {}; }
   /// Whether an exact solution is known for these parameters.

@@ -27,8 +27,9 @@ struct ModelInstance {
   const RiemannianMetric* riem = nullptr;
   int ham_k = 0;
   int ham_group = 0;
-  std::vector<std::string> names, invariant_names, invariant_docs;
-  std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs;
+  std::vector<std::string> names, invariant_names, invariant_docs, observable_names, observable_units, observable_docs;
+  std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs, observable_name_ptrs, observable_unit_ptrs,
+      observable_doc_ptrs;
 };
 
 inline ModelInstance* instance(liesim_model* m) noexcept { return reinterpret_cast<ModelInstance*>(m); }
@@ -69,6 +70,14 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
   for (const auto& x : s->names) s->name_ptrs.push_back(x.c_str());
   for (const auto& x : s->invariant_names) s->invariant_name_ptrs.push_back(x.c_str());
   for (const auto& x : s->invariant_docs) s->invariant_doc_ptrs.push_back(x.c_str());
+  for (const auto& o : m->observables()) {
+    s->observable_names.push_back(o.name);
+    s->observable_units.push_back(o.unit);
+    s->observable_docs.push_back(o.doc);
+  }
+  for (const auto& x : s->observable_names) s->observable_name_ptrs.push_back(x.c_str());
+  for (const auto& x : s->observable_units) s->observable_unit_ptrs.push_back(x.c_str());
+  for (const auto& x : s->observable_docs) s->observable_doc_ptrs.push_back(x.c_str());
   s->dae = m->dae();
   if (s->dae) {
     s->dae_size = s->dae->size();
@@ -129,6 +138,12 @@ struct ModelFunctions {
     mine.state_names = s->name_ptrs.data();
     mine.invariant_names = s->invariant_name_ptrs.data();
     mine.invariant_docs = s->invariant_doc_ptrs.data();
+#if LIESIM_ABI_MINOR >= 4
+    mine.observable_count = static_cast<int32_t>(s->observable_names.size());
+    mine.observable_names = s->observable_name_ptrs.data();
+    mine.observable_units = s->observable_unit_ptrs.data();
+    mine.observable_docs = s->observable_doc_ptrs.data();
+#endif
     const std::uint32_t size = i->size < mine.size ? i->size : mine.size;
     std::memcpy(static_cast<void*>(i), &mine, size);
     i->size = size;
@@ -184,6 +199,13 @@ struct ModelFunctions {
     ModelInstance* s = instance(m);
     s->model->evaluate_invariants(in(y, s->n), out(o, static_cast<int>(s->invariant_names.size())));
   }
+#if LIESIM_ABI_MINOR >= 4
+  static liesim_status observables(liesim_model* m, double t, const double* y, double* o) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->evaluate_observables(t, in(y, s->n), out(o, static_cast<int>(s->observable_names.size()))),
+                  "the observables failed");
+  }
+#endif
   static liesim_status check_state(liesim_model* m, const double* y) noexcept {
     ModelInstance* s = instance(m);
     return guarded(s->context, [&] {
@@ -384,6 +406,9 @@ struct ModelFunctions {
     t.invariants = &invariants;
     t.check_state = &check_state;
     t.exact_solution = &exact_solution;
+#if LIESIM_ABI_MINOR >= 4
+    t.observables = &observables;
+#endif
 #if LIESIM_ABI_MINOR >= 1
     t.jacobian = &jacobian;
     t.dae_differential_components = &dae_differential_components;

@@ -58,6 +58,20 @@ struct GroupSpec {
   int line = 0;
 };
 
+/// A figure drawn from the time series of a study's runs (plots/figure_<name>_<case>.png): columns
+/// of the series (state, invariants, the model's observables) against t, or a path in space.
+struct FigureSpec {
+  std::string name;                  ///< plain name, part of the file name
+  std::string kind;                  ///< "series": each column against t, a panel per column; "path": a 2-D or 3-D curve
+  std::vector<std::string> columns;  ///< series: 1..8 columns; path: 2 or 3 (x, y[, z])
+  std::vector<std::string> against;  ///< drawn dashed beside (path: as many as columns; series: one per column, or none)
+  bool log = false;                  ///< series: logarithmic value axis (|value|)
+  std::vector<std::string> invert;   ///< path: axes drawn reversed ("x", "y", "z"), e.g. a vertical axis pointing down
+  std::string title;
+  std::vector<std::string> cases;    ///< case names (before sweep expansion); empty = all
+  int line = 0;
+};
+
 /// A study file, validated for syntax, types, keys and non-empty lists.
 struct StudySpec {
   std::string file;         ///< path it was read from
@@ -70,6 +84,7 @@ struct StudySpec {
   ReferenceSpec reference;
   std::vector<CaseSpec> cases;
   std::vector<GroupSpec> groups;
+  std::vector<FigureSpec> figures;
 };
 
 /// One run of the expanded plan.

@@ -30,6 +30,7 @@ struct RunRecord {
   double distance_final = std::numeric_limits<double>::quiet_NaN();  ///< the model space's distance
   std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
   std::map<std::string, double> diagnostic_max;   ///< largest value of each non-conserved diagnostic of the method
+  std::map<std::string, double> observable_final; ///< each observable of the model at the run's last output point
   Stats stats;
   double wall_time_s = 0.0;                       ///< median of the timing runs (without observers)
   /// Matched runs: median wall time over that of the adaptive run they match, the two timed
