@@ -2,13 +2,15 @@
 """Draw the plots of a liesim study from its results folder (results.csv, series/, steps/).
 
 Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg},
-                              sweep_* and stability_map_* for swept cases
+                              sweep_* and stability_map_* for swept cases, figure_<name>_<case> for the
+                              study's [[figure]] tables (read from DIR/study.toml)
 """
 import csv
 import math
 import os
 import re
 import sys
+import tomllib
 
 import matplotlib
 
@@ -295,6 +297,76 @@ def sweeps(out, rows):
         save(fig, out, "sweep", f"{base}_{key}" if "[" in base else base)
 
 
+def read_series(out, rows):
+    """(row, {column: [values]}) of every run of `rows` that wrote a time series."""
+    series = []
+    for r in rows:
+        f = os.path.join(out, "series", f'{r["index"]}.csv')
+        if not os.path.exists(f):
+            continue
+        with open(f) as fh:
+            data = list(csv.DictReader(fh))
+        if data:
+            series.append((r, {k: [num(d[k]) for d in data] for k in data[0]}))
+    return series
+
+
+def figure(out, case, rows, spec):
+    """A [[figure]] of the study file: columns of the series against t, or a path in space."""
+    series = [(r, d) for r, d in read_series(out, rows) if all(c in d for c in spec["columns"] + spec.get("against", []))]
+    if not series:
+        return
+    cols, against = spec["columns"], spec.get("against", [])
+    title = spec.get("title", spec["name"]) + f": {case}"
+    if spec.get("kind", "series") == "path":
+        three = len(cols) == 3
+        fig = plt.figure(figsize=(7.5, 6))
+        ax = fig.add_subplot(projection="3d" if three else None)
+        if against:
+            ax.plot(*[series[0][1][c] for c in against], "k--", lw=1.2, label=" / ".join(against))
+        for r, d in series:
+            ax.plot(*[d[c] for c in cols], lw=1.0, label=f"{label(r)} ({setting(r)})")
+            ax.scatter(*[[d[c][0]] for c in cols], marker="o", s=18)
+        ax.set_xlabel(cols[0])
+        ax.set_ylabel(cols[1])
+        if three:
+            ax.set_zlabel(cols[2])
+        for a in spec.get("invert", []):
+            getattr(ax, f"invert_{a}axis")()
+        ax.legend(fontsize=7)
+    else:
+        fig, axes = plt.subplots(len(cols), 1, figsize=(7.5, 2.3 * len(cols) + 0.6), sharex=True, squeeze=False)
+        for k, c in enumerate(cols):
+            ax = axes[k][0]
+            for r, d in series:
+                vals = [max(abs(v), 1e-17) if v == v else math.nan for v in d[c]] if spec.get("log") else d[c]
+                ax.plot(d["t"], vals, lw=0.9, label=f"{label(r)} ({setting(r)})")
+            if against:
+                ax.plot(series[0][1]["t"], series[0][1][against[k]], "k--", lw=1.0, label=against[k])
+            if spec.get("log"):
+                ax.set_yscale("log")
+            ax.set_ylabel(f"|{c}|" if spec.get("log") else c, fontsize=8)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[-1][0].set_xlabel("t")
+        axes[0][0].legend(fontsize=7)
+    fig.suptitle(title)
+    save(fig, out, f'figure_{spec["name"]}', case)
+
+
+def figures(out, rows):
+    path = os.path.join(out, "study.toml")
+    if not os.path.exists(path):
+        return
+    with open(path, "rb") as fh:
+        specs = tomllib.load(fh).get("figure", [])
+    for spec in specs:
+        wanted = spec.get("cases", [])
+        for case in sorted({r["case"] for r in rows}):
+            if wanted and not any(case == w or case.startswith(w + "[") for w in wanted):
+                continue
+            figure(out, case, [r for r in rows if r["case"] == case], spec)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -312,6 +384,7 @@ def main():
         roots(out, case, sel)
     sweeps(out, rows)
     stability_maps(out, rows)
+    figures(out, rows)
 
 
 if __name__ == "__main__":

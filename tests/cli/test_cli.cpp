@@ -89,6 +89,45 @@ TEST_CASE("describe prints a model's conventions and a method's options") {
   CHECK(has(u.out, "unknown integrator 'nothing_like_this'"));
 }
 
+TEST_CASE("observables: describe --param lists them, run writes them after the invariants and summarises them") {
+  const auto plain = run_liesim("describe quadrotor_load");
+  REQUIRE(plain.code == 0);
+  CHECK(!has(plain.out, "observables ("));  // open loop: none
+  const auto d = run_liesim("describe quadrotor_load --param control=tracking");
+  REQUIRE(d.code == 0);
+  CHECK(has(d.out, "state layout with these parameters"));
+  CHECK(has(d.out, "observables (columns after the invariants in --output CSV files):"));
+  CHECK(has(d.out, "tracking_error         [m] |y - y_d(t)|"));
+  const auto j = run_liesim("describe quadrotor_load --json --param=control=tracking");
+  REQUIRE(j.code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  REQUIRE(doc["observables"].size() == 7);
+  CHECK(doc["observables"][0]["name"] == "tracking_error");
+  CHECK(doc["observables"][0]["unit"] == "m");
+  const auto bad = run_liesim("describe quadrotor_load --param control=closed");
+  CHECK(bad.code != 0);
+  CHECK(has(bad.out, "'closed' is not one of: open_loop, tracking"));
+  const auto method = run_liesim("describe rk4 --param N=2");
+  CHECK(method.code != 0);
+  CHECK(has(method.out, "--param sets a model's parameters; 'rk4' is an integrator method"));
+  CHECK(run_liesim("describe quadrotor_load --bogus").code != 0);
+
+  const fs::path dir = temp_dir();
+  const auto r = run_liesim("run --model quadrotor_load --param control=tracking --integrator rkmk4 --t-end 1 --step 0.01 --output " +
+                            (dir / "q.csv").string() + " --summary " + (dir / "q.json").string());
+  REQUIRE(r.code == 0);
+  const auto rows = lines(dir / "q.csv");
+  REQUIRE(rows.size() == 102);
+  CHECK(has(rows[0], ",R2_orthogonality,tracking_error,link1_direction_error,link2_direction_error,yd_x,yd_y,yd_z,input_power"));
+  std::ifstream in(dir / "q.json");
+  const auto sum = nlohmann::json::parse(in);
+  const double final_error = sum["observables"]["tracking_error"]["final"].get<double>();
+  CHECK(final_error > 1.0);
+  CHECK(final_error < 1.4);
+  CHECK(sum["observables"]["tracking_error"]["max"].get<double>() > 2.5);  // the transient peak near t = 0.5
+  CHECK(sum["observables"]["yd_x"]["final"].get<double>() == doctest::Approx(-1.5).epsilon(1e-12));
+}
+
 TEST_CASE("run writes the CSV time series and the JSON summary") {
   const fs::path d = temp_dir();
   const auto r = run_liesim("run --model pendulum_chain --integrator rkmk4 --t-end 1 --step 0.01 --output " +

@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <string>
@@ -248,6 +250,25 @@ TEST_CASE("quadrotor tracking: rkmk4 with 1999 steps over T = 5 tracks the arch;
   for (const auto& inv : rec.invariants) drift = std::max(drift, inv.segment(1, 4).cwiseAbs().maxCoeff());
   MESSAGE("rk4: max |q_i| - 1, q_i . w_i " << drift);
   CHECK(drift > 1e-9);
+}
+
+TEST_CASE("quadrotor tracking: the generator reproduces the field through the action, psi_*(f(t, y))|_y = F(t, y); README holds the conventions") {
+  auto model = test::make_model("quadrotor_load", tracking);
+  model->prepare();
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Eigen::VectorXd y = generic_state(rng, true);
+    Eigen::VectorXd xi(30), G(42);
+    const double t = 0.7 * trial;
+    REQUIRE(model->generator(t, y, xi) == Status::ok);
+    REQUIRE(model->space().generator(xi, y, G) == Status::ok);
+    const Eigen::VectorXd F = field(*model, t, y);
+    CHECK((F - G).norm() < 1e-12 * F.norm());
+  }
+  std::ifstream readme(std::string(LIESIM_TEST_SOURCE_DIR) + "/models/quadrotor_load/README.md");
+  const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
+  CHECK_MESSAGE(text.find(test::registry().model("quadrotor_load").model->conventions()) != std::string::npos,
+                "models/quadrotor_load/README.md must contain conventions() verbatim");
 }
 
 TEST_CASE("quadrotor tracking: the open loop is unchanged by the controller's parameters being present") {

@@ -45,6 +45,12 @@ class SpinningVector final : public sdk::Model {
     J << 0, -1, 0, 1, 0, 0, 0, 0, 0;  // F(y) = e3 x y = hat(e3) y
     return Status::ok;
   }
+  /// Built for ABI >= 2.4 the table carries it; an older build has no observables.
+  std::vector<ObservableInfo> observables() const override { return {{"lag", "rad", "t - atan2(y, x): 0 on the exact solution"}}; }
+  Status evaluate_observables(double t, ConstVec y, Vec out) noexcept override {
+    out[0] = std::remainder(t - std::atan2(y[1], y[0]), 2 * M_PI);
+    return Status::ok;
+  }
 
  private:
   Status do_generator(double, ConstVec, Vec xi) noexcept override {

@@ -139,6 +139,11 @@ TEST_CASE("a plugin built against an older ABI minor loads and runs, without the
     Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, 3);
     CHECK((p.model->vector_field_jacobian(0.0, Eigen::Vector3d(1, 2, 3), J) == Status::ok) == minor1);
     CHECK(J(1, 0) == (minor1 ? 1.0 : 0.0));
+    // Observables (ABI 2.4): the old build's shorter info and table have none; NaN-free runs either way.
+    CHECK(p.model->observable_count() == (minor1 ? 1 : 0));
+    Eigen::VectorXd o = Eigen::VectorXd::Constant(p.model->observable_count(), -1.0);
+    CHECK(p.model->evaluate_observables(0.5, Eigen::Vector3d(std::cos(0.5), std::sin(0.5), 0.5), o) == Status::ok);
+    if (minor1) CHECK(std::abs(o[0]) < 1e-15);
   }
   // Asking for what the old plugin cannot give is a clear error; the default falls back.
   CHECK(contains(error_of([&] { run(r, "old_minor", "cvode_bdf", 1.0, 0, 1e-8, {}, {{"jacobian", "model"}}); }),

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+namespace fs = std::filesystem;
 using namespace liesim;
 using namespace liesim::study;
 
@@ -83,6 +84,54 @@ TEST_CASE("invalid study files are refused with file, line and key") {
             .find("s.toml:13: match_steps_of = 'm1' must name a group with 'tolerances' (adaptive runs) or 'steps'") == 0);
   CHECK(error_of(two_groups + "match_error_of = \"later\"\n").find("must name an earlier [[runs]] group") != std::string::npos);
   CHECK(error_of(two_groups + "match_error_of = \"fixed\"\nmatch_steps_of = \"fixed\"\n").find("exactly one of") != std::string::npos);
+}
+
+TEST_CASE("[[figure]] tables: kinds, columns, against and axes are checked with file and line") {
+  const std::string base = "name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n[[figure]]\n";
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"y_x\"]\n").empty());
+  CHECK(error_of(base + "columns = [\"y_x\"]\n").find("s.toml:8: [[figure]] needs a 'name'") == 0);
+  CHECK(error_of(base + "name = \"a b\"\ncolumns = [\"y_x\"]\n").find("must be letters, digits") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"pie\"\ncolumns = [\"y_x\"]\n").find("s.toml:10: [[figure]] kind must be series or path") == 0);
+  CHECK(error_of(base + "name = \"f\"\n").find("needs 'columns'") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"path\"\ncolumns = [\"a\", \"b\", \"c\", \"d\"]\n").find("a path has 2 or 3 columns") !=
+        std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\", \"b\"]\nagainst = [\"c\"]\n").find("one column per entry") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"path\"\ncolumns = [\"a\", \"b\"]\ninvert = [\"z\"]\n").find("invert names axes") !=
+        std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nlog = 1\n").find("key 'log' must be true or false") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\ncases = [\"b\"]\n").find("[[figure]] 'f' names unknown case 'b'") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\n[[figure]]\nname = \"f\"\ncolumns = [\"a\"]\n").find("declared twice") !=
+        std::string::npos);
+}
+
+TEST_CASE("[[figure]] columns must be columns of some run's series (state, invariants, observables), before anything runs") {
+  const std::string base = R"(name = "t"
+[[case]]
+name = "q"
+model = "quadrotor_load"
+t_end = 0.1
+parameters = { control = "tracking" }
+[[runs]]
+integrators = ["rkmk4"]
+steps = [0.05]
+)";
+  const auto error_running = [](const std::string& text) {
+    RunOptions o;
+    o.out = "/nonexistent/should/not/be/created";
+    try {
+      (void)run_study(test::registry(), parse_study(text, "s.toml"), o);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string unknown = error_running(base + "[[figure]]\nname = \"f\"\ncolumns = [\"tracking_eror\"]\n");
+  CHECK(unknown.find("s.toml:10: [[figure]] 'f': no series has a column 'tracking_eror' (columns: t, ") == 0);
+  CHECK(unknown.find("tracking_error") != std::string::npos);  // the observable is listed among the columns
+  CHECK(!fs::exists("/nonexistent/should/not/be/created"));
+  const std::string none = error_running(std::string(base).replace(base.find("steps = [0.05]"), 14, "steps = [0.05]\nseries = \"none\"") +
+                                         "[[figure]]\nname = \"f\"\ncolumns = [\"y_x\"]\n");
+  CHECK(none.find("no run of its cases writes a time series") != std::string::npos);
 }
 
 TEST_CASE("one-step groups: need steps and a pair on every case they run; their runs write no series") {

@@ -106,6 +106,57 @@ TEST_CASE("a small study produces results, manifest, orders, plots and report") 
   fs::remove_all(d);
 }
 
+TEST_CASE("a model's observables reach results.csv (final:NAME) and the series; [[figure]] tables are drawn and reported") {
+  const fs::path d = fresh_dir("figures");
+  const fs::path f = write_study(d, R"(name = "figures"
+[reference]
+integrator = "rkmk5"
+step = 0.005
+[[case]]
+name = "q"
+model = "quadrotor_load"
+t_end = 1.0
+parameters = { control = "tracking" }
+[[runs]]
+integrators = ["rkmk4"]
+steps = [0.02, 0.01]
+series = "all"
+[[figure]]
+name = "errors"
+columns = ["tracking_error", "link1_direction_error"]
+log = true
+[[figure]]
+name = "path"
+kind = "path"
+columns = ["y_x", "y_y", "y_z"]
+against = ["yd_x", "yd_y", "yd_z"]
+invert = ["z"]
+)");
+  REQUIRE(run("study " + f.string() + " --jobs 2 --out " + (d / "out").string()) == 0);
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(table.rows.size() == 2);
+  REQUIRE(table.column("final:tracking_error") >= 0);
+  for (const auto& row : table.rows) {
+    const double e = std::stod(row[table.column("final:tracking_error")]);
+    CHECK(e > 1.0);  // at t = 1 the load is still 1.2 m from the arch
+    CHECK(e < 1.4);
+  }
+  std::ifstream series(d / "out" / "series" / "0.csv");
+  std::string header;
+  std::getline(series, header);
+  CHECK(header.find(",R2_orthogonality,tracking_error,link1_direction_error,link2_direction_error,yd_x,yd_y,yd_z,input_power") !=
+        std::string::npos);
+  for (const char* plot : {"figure_errors_q.png", "figure_path_q.png", "figure_path_q.svg"}) {
+    CAPTURE(plot);
+    REQUIRE(fs::exists(d / "out" / "plots" / plot));
+    CHECK(fs::file_size(d / "out" / "plots" / plot) > 1000);
+  }
+  std::ifstream rep(d / "out" / "report.md");
+  const std::string report((std::istreambuf_iterator<char>(rep)), std::istreambuf_iterator<char>());
+  CHECK(report.find("![figure_errors q](plots/figure_errors_q.png)") != std::string::npos);
+  fs::remove_all(d);
+}
+
 TEST_CASE("--jobs 1 and --jobs 2 give identical results apart from timings") {
   const fs::path d = fresh_dir("jobs");
   const fs::path f = write_study(d, small_study);

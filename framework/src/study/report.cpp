@@ -261,7 +261,9 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
     if (plot_note.empty()) {
       std::string safe;
       for (char ch : c) safe += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
-      for (const char* kind : {"convergence", "work_precision", "drift", "step_size"})
+      std::vector<std::string> kinds{"convergence", "work_precision", "drift", "step_size"};
+      for (const FigureSpec& f : study.figures) kinds.push_back("figure_" + f.name);  // the study's [[figure]] tables
+      for (const auto& kind : kinds)
         if (fs::exists(fs::path(out) / "plots" / fmt::format("{}_{}.png", kind, safe)))
           o << fmt::format("![{} {}](plots/{}_{}.png)\n\n", kind, c, kind, safe);
     }

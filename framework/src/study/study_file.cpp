@@ -110,7 +110,7 @@ const toml::array& table_array(const Where& w, const toml::node& n, const std::s
 
 /// Whether `name` is a case's name, or the base name of swept cases ("name[key=value]").
 bool names_case(const std::vector<CaseSpec>& cases, const std::string& name) {
-  return std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return c.name == name || c.name.rfind(name + "[", 0) == 0; });
+  return std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return selects({name}, c.name); });
 }
 
 FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<FigureSpec>& earlier) {
@@ -301,19 +301,16 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   }
   // Every case a group names must exist (by base name or full name).
   for (const auto& g : s.groups)
-    for (const auto& name : g.cases) {
+    for (const auto& name : g.cases)
       if (!names_case(s.cases, name)) w.fail(g.line, fmt::format("[[runs]] '{}' names unknown case '{}'", g.name, name));
   for (const auto& f : s.figures)
     for (const auto& name : f.cases)
       if (!names_case(s.cases, name)) w.fail(f.line, fmt::format("[[figure]] '{}' names unknown case '{}'", f.name, name));
-    }
   // A one-step group measures distance ratios: each of its cases needs a second initial point.
   for (const auto& g : s.groups) {
     if (!g.one_step) continue;
     for (const auto& c : s.cases) {
-      const bool selected = g.cases.empty() || std::any_of(g.cases.begin(), g.cases.end(), [&](const std::string& n) {
-                              return c.name == n || c.name.rfind(n + "[", 0) == 0;
-                            });
+      const bool selected = selects(g.cases, c.name);
       if (selected && c.pair.empty())
         w.fail(g.line, fmt::format("[[runs]] '{}' has one_step = true but case '{}' has no 'pair' (the second initial point's "
                                    "parameters); add one, or name only cases with a pair in 'cases'", g.name, c.name));
@@ -332,6 +329,12 @@ StudySpec load_study(const std::string& path) {
   return parse_study(ss.str(), path);
 }
 
+bool selects(const std::vector<std::string>& selection, const std::string& case_name) {
+  return selection.empty() || std::any_of(selection.begin(), selection.end(), [&](const std::string& n) {
+           return case_name == n || case_name.rfind(n + "[", 0) == 0;
+         });
+}
+
 std::vector<RunItem> expand(const StudySpec& s) {
   std::vector<RunItem> out;
   auto check_size = [&] {
@@ -342,9 +345,7 @@ std::vector<RunItem> expand(const StudySpec& s) {
   };
   for (const auto& g : s.groups)
     for (const auto& c : s.cases) {
-      const bool selected = g.cases.empty() || std::any_of(g.cases.begin(), g.cases.end(), [&](const std::string& n) {
-                              return c.name == n || c.name.rfind(n + "[", 0) == 0;
-                            });
+      const bool selected = selects(g.cases, c.name);
       if (!selected) continue;
       for (const auto& integrator : g.integrators) {
         std::string opts;

@@ -33,10 +33,7 @@ void validate_figures(const StudySpec& study, const std::map<std::string, std::s
   for (const FigureSpec& f : study.figures) {
     std::set<std::string> available;
     for (const auto& [name, cols] : series_columns) {
-      const bool selected = f.cases.empty() || std::any_of(f.cases.begin(), f.cases.end(), [&](const std::string& c) {
-                              return name == c || name.rfind(c + "[", 0) == 0;
-                            });
-      if (selected) available.insert(cols.begin(), cols.end());
+      if (selects(f.cases, name)) available.insert(cols.begin(), cols.end());
     }
     if (available.empty())
       throw Error(fmt::format("{}:{}: [[figure]] '{}': no run of its cases writes a time series (give a [[runs]] group series = "

@@ -72,6 +72,10 @@ struct FigureSpec {
   int line = 0;
 };
 
+/// Whether a `cases` list (of a [[runs]] group or a [[figure]]) selects the case `case_name`: an empty
+/// list selects every case; an entry selects its case and the cases swept from it ("name[key=value]").
+bool selects(const std::vector<std::string>& selection, const std::string& case_name);
+
 /// A study file, validated for syntax, types, keys and non-empty lists.
 struct StudySpec {
   std::string file;         ///< path it was read from
