@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake libboost-dev libboost-program-options-dev libeigen3-dev libsundials-dev
           libfmt-dev doctest-dev nlohmann-json3-dev libtomlplusplus-dev python3 python3-matplotlib valgrind clang
-          libopenmpi-dev openmpi-bin libclang-rt-14-dev)
+          libopenmpi-dev openmpi-bin libclang-rt-14-dev python3-dev python3-numpy pybind11-dev python3-pytest python3-pandas)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 // The subcommands of `liesim`: list, describe, run.
 #include "commands.hpp"
 
+#include <liesim/catalog.hpp>
 #include <liesim/driver.hpp>
 #include <liesim/io/output.hpp>
 #include <liesim/io/summary.hpp>
@@ -25,12 +26,6 @@ namespace liesim::cli {
 
 namespace {
 
-json settings_json(const std::vector<SettingSpec>& specs) {
-  json a = json::array();
-  for (const auto& s : specs) a.push_back({{"name", s.name}, {"default", s.default_value}, {"unit", s.unit}, {"doc", s.doc}});
-  return a;
-}
-
 void print_settings(const char* title, const std::vector<SettingSpec>& specs) {
   if (specs.empty()) return;
   fmt::print("{}:\n", title);
@@ -40,114 +35,39 @@ void print_settings(const char* title, const std::vector<SettingSpec>& specs) {
 }
 
 /// A model instance with default parameters, for printing its layout (nullptr if it fails).
-std::unique_ptr<Model> default_instance(const LoadedPlugin& p, std::string& error, const std::map<std::string, std::string>& params = {}) {
-  try {
-    Settings s(p.model->parameters(), params, fmt::format("parameter of model '{}'", p.name));
-    return std::unique_ptr<Model>(p.model->create(s, error));
-  } catch (const std::exception& e) {
-    error = e.what();
-    return nullptr;
-  }
-}
-
 }  // namespace
 
 int list(const Registry& registry, bool as_json) {
-  struct Entry {
-    const PluginCandidate* candidate;
-    ProbeResult probe;
-    json metadata;
-  };
-  std::vector<Entry> entries;
-  for (const auto& c : registry.candidates()) {
-    Entry e{&c, probe_plugin(c.file), json::object()};
-    if (e.probe.manifest) {
-      try {
-        e.metadata = json::parse(e.probe.metadata);
-      } catch (const std::exception&) {
-        e.probe.failure = "its metadata document is not valid JSON";
-        e.probe.manifest.reset();
-      }
-    }
-    entries.push_back(std::move(e));
-  }
-  // Names offered by more than one file (run and study refuse them).
-  std::map<std::string, std::vector<std::string>> offered;
-  for (const auto& e : entries) {
-    if (!e.probe.manifest) continue;
-    if (e.probe.manifest->kind == PluginKind::model) offered["model " + e.probe.manifest->name].push_back(e.candidate->file.string());
-    for (const auto& m : e.probe.manifest->methods) offered["method " + m].push_back(e.candidate->file.string());
-  }
-  std::vector<std::pair<std::string, std::vector<std::string>>> duplicates;
-  for (const auto& [name, files] : offered)
-    if (files.size() > 1) duplicates.emplace_back(name, files);
-
+  const std::string doc = list_json(registry);
   if (as_json) {
-    json j;
-    j["models"] = json::array();
-    j["integrators"] = json::array();
-    j["failures"] = json::array();
-    j["duplicates"] = json::array();
-    for (const auto& e : entries) {
-      const std::string file = e.candidate->file.string();
-      if (!e.probe.manifest) {
-        j["failures"].push_back({{"file", file}, {"name", e.candidate->name}, {"reason", e.probe.failure}});
-        continue;
-      }
-      const auto& m = *e.probe.manifest;
-      json x = {{"name", m.name}, {"version", m.version}, {"summary", m.summary}, {"file", file},
-                {"abi", fmt::format("{}.{}", m.abi_major, m.abi_minor)}};
-      if (m.kind == PluginKind::model) {
-        j["models"].push_back(x);
-      } else {
-        x["methods"] = json::array();
-        for (const auto& meth : e.metadata.value("methods", json::array())) {
-          json y = meth;
-          y.erase("options");
-          x["methods"].push_back(y);
-        }
-        j["integrators"].push_back(x);
-      }
-    }
-    for (const auto& [name, files] : duplicates) j["duplicates"].push_back({{"name", name}, {"files", files}});
-    std::cout << j.dump(2) << "\n";
+    std::cout << doc << "\n";
     return 0;
   }
+  const json j = json::parse(doc);
   // Columns as wide as their longest entry.
   std::size_t model_width = 0, method_width = 0, family_width = 0;
-  for (const auto& e : entries) {
-    if (!e.probe.manifest) continue;
-    if (e.probe.manifest->kind == PluginKind::model) model_width = std::max(model_width, e.probe.manifest->name.size());
-    if (e.probe.manifest->kind != PluginKind::integrator) continue;
-    family_width = std::max(family_width, e.probe.manifest->name.size() + 1 + e.probe.manifest->version.size());
-    for (const auto& m : e.metadata.value("methods", json::array()))
-      method_width = std::max(method_width, m.value("name", std::string()).size());
+  for (const auto& m : j["models"]) model_width = std::max(model_width, m["name"].get<std::string>().size());
+  for (const auto& f : j["integrators"]) {
+    family_width = std::max(family_width, f["name"].get<std::string>().size() + 1 + f["version"].get<std::string>().size());
+    for (const auto& m : f["methods"]) method_width = std::max(method_width, m.value("name", std::string()).size());
   }
   fmt::print("models:\n");
-  for (const auto& e : entries)
-    if (e.probe.manifest && e.probe.manifest->kind == PluginKind::model)
-      fmt::print("  {:<{}} {:<8} {}\n", e.probe.manifest->name, model_width, e.probe.manifest->version, e.probe.manifest->summary);
+  for (const auto& m : j["models"])
+    fmt::print("  {:<{}} {:<8} {}\n", m["name"].get<std::string>(), model_width, m["version"].get<std::string>(), m["summary"].get<std::string>());
   fmt::print("integrators (method, order[/embedded], family):\n");
-  for (const auto& e : entries) {
-    if (!e.probe.manifest || e.probe.manifest->kind != PluginKind::integrator) continue;
-    for (const auto& m : e.metadata.value("methods", json::array())) {
+  for (const auto& f : j["integrators"])
+    for (const auto& m : f["methods"]) {
       const int order = m.value("order", 0), embedded = m.value("embedded_order", 0);
       fmt::print("  {:<{}} {:<6} {:<{}} {}\n", m.value("name", std::string()), method_width,
                  embedded ? fmt::format("{}/{}", order, embedded) : std::to_string(order),
-                 e.probe.manifest->name + " " + e.probe.manifest->version, family_width, m.value("summary", std::string()));
+                 f["name"].get<std::string>() + " " + f["version"].get<std::string>(), family_width, m.value("summary", std::string()));
     }
-  }
-  bool failed = false;
-  for (const auto& e : entries)
-    if (!e.probe.manifest) {
-      if (!failed) fmt::print("plugins that failed to load:\n");
-      failed = true;
-      fmt::print("  {}: {}\n", e.candidate->file.string(), e.probe.failure);
-    }
-  if (!duplicates.empty()) {
+  if (!j["failures"].empty()) fmt::print("plugins that failed to load:\n");
+  for (const auto& f : j["failures"]) fmt::print("  {}: {}\n", f["file"].get<std::string>(), f["reason"].get<std::string>());
+  if (!j["duplicates"].empty())
     fmt::print("names offered by more than one plugin (run and study refuse them: remove all but one, or give the file, --model PATH):\n");
-    for (const auto& [name, files] : duplicates) fmt::print("  {}: {}\n", name, fmt::join(files, ", "));
-  }
+  for (const auto& d : j["duplicates"])
+    fmt::print("  {}: {}\n", d["name"].get<std::string>(), fmt::join(d["files"].get<std::vector<std::string>>(), ", "));
   return 0;
 }
 
@@ -156,28 +76,11 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
   if (std::find(models.begin(), models.end(), name) != models.end()) {
     const LoadedPlugin& p = registry.model(name);
     std::string error;
-    const auto m = default_instance(p, error, params);
+    const auto m = model_instance(p, error, params);
     // With parameters the user asks about that instance: bad ones are an error, not a note.
     if (!m && !params.empty()) throw Error(fmt::format("describe {}: {}", name, error));
     if (as_json) {
-      json j = {{"kind", "model"}, {"name", p.name}, {"version", p.version}, {"summary", p.model->summary()},
-                {"file", p.file}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)},
-                {"parameters", settings_json(p.model->parameters())}, {"conventions", p.model->conventions()}};
-      if (m) {
-        j["state_layout"] = m->state_names();
-        j["algebra_dim"] = m->space().algebra_dim();
-        json inv = json::array();
-        for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}});
-        j["invariants"] = inv;
-        json obs = json::array();
-        for (const auto& o : m->observables()) obs.push_back({{"name", o.name}, {"unit", o.unit}, {"doc", o.doc}});
-        j["observables"] = obs;
-        j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
-                             {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
-                             {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},
-                             {"hamiltonian", m->hamiltonian() != nullptr}, {"riemannian", m->riemannian() != nullptr}};
-      }
-      std::cout << j.dump(2) << "\n";
+      std::cout << describe_json(registry, name, params) << "\n";
       return 0;
     }
     fmt::print("model {} {} ({}; plugin ABI {}.{})\n{}\n\n", p.name, p.version, p.file, LIESIM_ABI_MAJOR, p.abi_minor, p.model->summary());
@@ -213,30 +116,15 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
     fmt::print("\nconventions:\n{}\n", p.model->conventions());
     return 0;
   }
-  std::pair<const LoadedPlugin*, MethodInfo> found;
-  try {
-    found = registry.method(name);
-  } catch (const Error& e) {
-    throw Error(fmt::format("'{}' is neither a model nor an integrator method; models: {}; {}", name, fmt::join(models, ", "), e.what()));
-  }
-  if (!params.empty())
-    throw Error(fmt::format("describe: --param sets a model's parameters; '{}' is an integrator method (its options are listed "
-                            "without values)", name));
-  const auto& [family, info] = found;
-  const auto options = family->integrator->options(name);
-  const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
+  // describe_json refuses unknown names and parameters given to a method, with the messages of both outputs.
+  const std::string doc = describe_json(registry, name, params);
   if (as_json) {
-    json j = {{"kind", "integrator"}, {"name", info.name}, {"family", family->name}, {"version", family->version},
-              {"summary", info.summary}, {"order", info.order}, {"embedded_order", info.embedded_order},
-              {"lie_group", info.lie_group}, {"self_controlled", info.self_controlled},
-              {"options", settings_json(options)}, {"step_control_options", settings_json(control)},
-              {"needs_mechanics", info.needs_mechanics}, {"needs", info.needs}};
-    json diagnostics = json::array();
-    for (const auto& d : info.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
-    j["diagnostics"] = diagnostics;
-    std::cout << j.dump(2) << "\n";
+    std::cout << doc << "\n";
     return 0;
   }
+  const auto [family, info] = registry.method(name);
+  const auto options = family->integrator->options(name);
+  const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
   fmt::print("method {} (family {} {}, {})\n{}\n", info.name, family->name, family->version, family->file, info.summary);
   fmt::print("order {}{}; {}; {}\n", info.order,
              info.self_controlled ? ", its own adaptive error control (--rtol/--atol)"

@@ -2,14 +2,17 @@
 #include <liesim/run.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
 namespace liesim {
 
-PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
+namespace {
+
+/// Everything but the model instance: method, options, times, tolerances.
+PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
   PreparedRun p;
-  p.model_plugin = &registry.model(r.model);
   const auto [family, info] = registry.method(r.method);
   p.integrator_plugin = family;
   p.method = info;
@@ -29,7 +32,6 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   }
   p.options = Settings(family_specs, family_given, what);
   p.control = Settings(control_specs, control_given, "step-control option");
-  p.parameters = Settings(p.model_plugin->model->parameters(), r.parameters, fmt::format("parameter of model '{}'", r.model));
 
   if (!std::isfinite(r.t0) || !std::isfinite(r.t_end) || !(r.t_end > r.t0))
     throw Error(fmt::format("--t-end must be a finite time after t0 = {} (got {})", r.t0, r.t_end));
@@ -51,14 +53,20 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   p.spec.control.rtol = r.rtol;
   p.spec.control.atol = r.atol;
   p.spec.control = parse_step_control(p.control, p.spec.control);
+  return p;
+}
 
-  std::string error;
-  p.model.reset(p.model_plugin->model->create(p.parameters, error));
-  if (!p.model)
-    throw Error(error.find(fmt::format("of model '{}'", r.model)) != std::string::npos ? error
-                                                                                       : fmt::format("model '{}': {}", r.model, error));
+/// The model's initial state (or the request's), checked; the method's look at the model.
+void prepare_model(PreparedRun& p, const RunRequest& r) {
+  const MethodInfo& info = p.method;
   p.y0.resize(p.model->size());
   p.model->initial_state(p.y0);
+  if (!r.y0.empty()) {
+    if (static_cast<Eigen::Index>(r.y0.size()) != p.y0.size())
+      throw Error(fmt::format("model '{}': the initial state y0 has {} numbers, its state has {} ({})", r.model, r.y0.size(), p.y0.size(),
+                              fmt::join(p.model->state_names(), ", ")));
+    p.y0 = Eigen::Map<const Eigen::VectorXd>(r.y0.data(), p.y0.size());
+  }
   if (!p.y0.allFinite()) throw Error(fmt::format("model '{}': the initial state is not finite", r.model));
   const std::string off = p.model->check_state(p.y0);
   if (!off.empty()) throw Error(fmt::format("model '{}': initial state rejected: {}", r.model, off));
@@ -81,6 +89,31 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   }
   if (!refused.empty()) throw Error(fmt::format("method '{}' cannot run model '{}' with these settings: {}", r.method, r.model, refused));
   p.model->counters() = Counters{};
+}
+
+}  // namespace
+
+PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
+  const LoadedPlugin& plugin = registry.model(r.model);
+  PreparedRun p = prepare_method(registry, r);
+  p.model_plugin = &plugin;
+  p.parameters = Settings(plugin.model->parameters(), r.parameters, fmt::format("parameter of model '{}'", r.model));
+  std::string error;
+  p.model.reset(plugin.model->create(p.parameters, error));
+  if (!p.model)
+    throw Error(error.find(fmt::format("of model '{}'", r.model)) != std::string::npos ? error
+                                                                                       : fmt::format("model '{}': {}", r.model, error));
+  prepare_model(p, r);
+  return p;
+}
+
+PreparedRun prepare_run(const Registry& registry, const RunRequest& r, std::unique_ptr<Model> model) {
+  if (!model) throw Error(fmt::format("model '{}': no instance given", r.model));
+  if (!r.parameters.empty())
+    throw Error(fmt::format("model '{}' is made in this process: set its parameters when you make it, not as run parameters", r.model));
+  PreparedRun p = prepare_method(registry, r);
+  p.model = std::move(model);
+  prepare_model(p, r);
   return p;
 }
 

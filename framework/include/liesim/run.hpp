@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace liesim {
 
@@ -21,6 +22,7 @@ struct RunRequest {
   double rtol = 0.0;                              ///< relative tolerance (adaptive)
   double atol = 0.0;                              ///< absolute tolerance (adaptive)
   int solver_outputs = 100;                       ///< output times of self-controlled solvers
+  std::vector<double> y0;                         ///< initial state instead of the model's (empty: the model's)
 };
 
 /// A validated run, ready to execute: every name resolved, every setting parsed.
@@ -39,6 +41,10 @@ struct PreparedRun {
 
 /// Resolve and validate a request; throws liesim::Error naming the first problem and its fix.
 PreparedRun prepare_run(const Registry& registry, const RunRequest& request);
+/// The same with a model instance made in this process (a prototype: liesim::adopt_model) instead
+/// of a model plugin: `request.model` names it in messages, `request.parameters` must be empty.
+/// The run's `model_plugin` is null.
+PreparedRun prepare_run(const Registry& registry, const RunRequest& request, std::unique_ptr<Model> model);
 /// Integrate a prepared run; throws RunFailure with the partial result on failure.
 RunResult execute(PreparedRun& run, Observer& observer);
 
