@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Draw the plots of a liesim study from its results folder (results.csv, series/, steps/).
 
-Usage: plot_study.py DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg},
+Usage: plot_study.py [--progress-fd N] DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg},
                               sweep_* and stability_map_* for swept cases, figure_<name>_<case> for the
                               study's [[figure]] tables (read from DIR/study.toml)
 """
 import csv
+import json
 import math
 import os
 import re
@@ -19,6 +20,61 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 # Text stays text in the SVG files (editable and searchable in papers), not glyph outlines.
 plt.rcParams["svg.fonttype"] = "none"
+
+
+STYLES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "method_styles.json")
+EXTRA_MARKERS = ["h", "p", "8", "<", ">"]
+
+
+def style_map(integrators, styles_file=STYLES_FILE):
+    """{method: (colour, marker)}: the fixed entry of method_styles.json for a known method; the
+    others, in name order, the unused markers with the palette. Distinct for every method given."""
+    with open(styles_file) as fh:
+        doc = json.load(fh)
+    known = {k: (v["colour"], v["marker"]) for k, v in doc["methods"].items()}
+    out = {m: known[m] for m in integrators if m in known}
+    extra = [(c, mk) for mk in EXTRA_MARKERS for c in doc["palette"]]
+    for k, m in enumerate(sorted(m for m in set(integrators) if m not in known)):
+        out[m] = extra[k % len(extra)]
+    return out
+
+
+def linestyle(r):
+    """The line style of a run's kind: solid for fixed steps, dashed for tolerances, dotted for
+    constant steps matched to adaptive runs (match_steps_of, match_error_of)."""
+    if "|match" in r.get("run_id", ""):
+        return ":"
+    return "--" if num(r["tolerance"]) > 0 else "-"
+
+
+STYLE = {}  # method -> (colour, marker), for the whole study (set in main)
+
+
+def line_kw(r):
+    """Colour of the run's method, line style of its kind (time series: no markers)."""
+    return {"color": STYLE.get(r["integrator"], ("k", "o"))[0], "linestyle": linestyle(r)}
+
+
+def plot_kw(r):
+    """Colour and marker of the run's method, line style of its kind (fixed, adaptive, matched)."""
+    colour, marker = STYLE.get(r["integrator"], ("k", "o"))
+    return {"color": colour, "marker": marker, "linestyle": linestyle(r)}
+
+
+class Progress:
+    """One line per figure drawn, on the file descriptor the caller gives (--progress-fd N)."""
+
+    def __init__(self):
+        self.stream = None
+        self.count = 0
+
+    def note(self, name):
+        self.count += 1
+        if self.stream:
+            print(f"liesim plot: [{self.count}] {name}", file=self.stream, flush=True)
+
+
+PROGRESS = Progress()
 
 
 def safe(name):
@@ -36,6 +92,17 @@ def save(fig, out, kind, case):
     for ext in ("png", "svg"):
         fig.savefig(os.path.join(out, "plots", f"{kind}_{safe(case)}.{ext}"), dpi=110, bbox_inches="tight")
     plt.close(fig)
+    PROGRESS.note(f"{kind}_{safe(case)}.png")
+
+
+def outside_legend(ax, **kw):
+    """A legend to the right of the axes, off the data."""
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kw)
+
+
+def enough_points(series):
+    """A convergence or work-precision figure means something once some line has two points."""
+    return any(len(pts) >= 2 for pts in series.values())
 
 
 def label(r):
@@ -50,24 +117,27 @@ def convergence(out, case, rows):
     runs = [r for r in rows if num(r["step"]) > 0 and r["status"] == "ok" and num(r["error_final"]) > 0]
     if not runs:
         return
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    series = {}
+    series, first = {}, {}
     for r in runs:
         series.setdefault(label(r), []).append((num(r["step"]), num(r["error_final"]), int(r["order"])))
+        first.setdefault(label(r), r)
+    if not enough_points(series):
+        return
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
     orders = set()
     for name, pts in sorted(series.items()):
         pts.sort()
-        ax.loglog([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=4)
+        ax.loglog([p[0] for p in pts], [p[1] for p in pts], label=name, ms=4, **plot_kw(first[name]))
         orders.add(pts[0][2])
     hs = sorted({p[0] for pts in series.values() for p in pts})
     top = max(p[1] for pts in series.values() for p in pts)
     for p in sorted(orders):
         ax.loglog([hs[0], hs[-1]], [top * (hs[0] / hs[-1]) ** p, top], "k:", lw=0.8)
         ax.annotate(f"slope {p}", (hs[0], top * (hs[0] / hs[-1]) ** p), fontsize=7)
-    ax.set_xlabel("step size h")
-    ax.set_ylabel("error at T (Euclidean, embedding)")
+    ax.set_xlabel("step size h [s]")
+    ax.set_ylabel("error at T (Euclidean, embedding coordinates)")
     ax.set_title(f"convergence: {case}")
-    ax.legend(fontsize=7, ncol=2)
+    outside_legend(ax)
     ax.grid(True, which="both", alpha=0.3)
     save(fig, out, "convergence", case)
 
@@ -76,21 +146,25 @@ def work_precision(out, case, rows):
     runs = [r for r in rows if r["status"] == "ok" and num(r["error_final"]) > 0]
     if not runs:
         return
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    series = {}
+    series, first = {}, {}
     for r in runs:
         evals = int(r["f_evals"]) + int(r["F_evals"])
         series.setdefault(label(r), []).append((num(r["wall_time_s"]), evals, num(r["error_final"])))
+        first.setdefault(label(r), r)
+    if not enough_points(series):
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(12.5, 4.5))
     for name, pts in sorted(series.items()):
         pts.sort(key=lambda p: p[1])
-        axes[0].loglog([max(p[0], 1e-7) for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
-        axes[1].loglog([p[1] for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
-    axes[0].set_xlabel("wall time [s]")
+        axes[0].loglog([max(p[0], 1e-7) for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
+        axes[1].loglog([p[1] for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
+    # The study times each run repeatedly (at least `repeat` times and 20 ms in all) and keeps the median.
+    axes[0].set_xlabel("wall time [s] (median of repeated runs)")
     axes[1].set_xlabel("evaluations of f and F")
     for ax in axes:
         ax.set_ylabel("error at T")
         ax.grid(True, which="both", alpha=0.3)
-    axes[1].legend(fontsize=7, ncol=2)
+    outside_legend(axes[1])
     fig.suptitle(f"work-precision: {case}")
     save(fig, out, "work_precision", case)
 
@@ -123,12 +197,12 @@ def drift(out, case, rows):
             if not finite:
                 continue
             dev = [max(abs(v - finite[0]), 1e-17) if v == v else float("nan") for v in vals]
-            axes[k][0].semilogy(t, dev, label=f'{label(r)} ({setting(r)})', lw=0.9)
+            axes[k][0].semilogy(t, dev, label=f'{label(r)} ({setting(r)})', lw=0.9, **line_kw(r))
     for k, c in enumerate(inv):
         axes[k][0].set_ylabel(f"|{c} - initial|", fontsize=8)
         axes[k][0].grid(True, which="both", alpha=0.3)
-    axes[-1][0].set_xlabel("t")
-    axes[0][0].legend(fontsize=6, ncol=2)
+    axes[-1][0].set_xlabel("t [s]")
+    outside_legend(axes[0][0])
     fig.suptitle(f"invariant and constraint drift: {case}")
     save(fig, out, "drift", case)
 
@@ -144,11 +218,11 @@ def step_size(out, case, rows):
             data = [d for d in csv.DictReader(fh) if d["accepted"] == "1"]
         if data:
             ax.semilogy([num(d["t"]) for d in data], [num(d["h"]) for d in data], lw=0.9,
-                        label=f'{label(r)} {setting(r)}')
-    ax.set_xlabel("t")
-    ax.set_ylabel("accepted step size h")
+                        label=f'{label(r)} {setting(r)}', **line_kw(r))
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("accepted step size h [s]")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    outside_legend(ax)
     ax.set_title(f"step size: {case}")
     save(fig, out, "step_size", case)
 
@@ -159,17 +233,18 @@ def contractivity(out, case, rows):
     if not runs:
         return
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    series = {}
+    series, first = {}, {}
     for r in runs:
         series.setdefault(label(r), []).append((num(r["step"]), num(r["distance_ratio"])))
+        first.setdefault(label(r), r)
     for name, pts in sorted(series.items()):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=3)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name, ms=3, **plot_kw(first[name]))
     ax.axhline(1.0, color="k", lw=0.8, ls="--")
     ax.set_xlabel("step size h")
     ax.set_ylabel("d(φ_h(p), φ_h(q)) / d(p, q)")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    outside_legend(ax)
     ax.set_title(f"one-step distance ratio: {case}")
     save(fig, out, "contractivity", case)
 
@@ -180,17 +255,19 @@ def roots(out, case, rows):
     if not runs:
         return
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    series = {}
+    series, first = {}, {}
     for r in runs:
         series.setdefault(label(r), []).append((num(r["step"]), num(r["max:roots"])))
+        first.setdefault(label(r), r)
     for name, pts in sorted(series.items()):
         pts.sort()
-        ax.step([p[0] for p in pts], [p[1] for p in pts], where="mid", label=name)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", ms=3)
+        kw = plot_kw(first[name])
+        ax.step([p[0] for p in pts], [p[1] for p in pts], where="mid", label=name, color=kw["color"], linestyle=kw["linestyle"])
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], kw["marker"], color=kw["color"], ms=3)
     ax.set_xlabel("step size h")
     ax.set_ylabel("roots of the step equations found")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    outside_legend(ax)
     ax.set_title(f"roots: {case}")
     save(fig, out, "roots", case)
 
@@ -274,25 +351,26 @@ def sweeps(out, rows):
                     return f"{what} {setting_of_matched}"
             return setting(r)
 
-        settings_of = {}
+        settings_of, first = {}, {}
         for _, r in items:
             settings_of.setdefault(label(r), set()).add(matched_setting(r))
         for x, r in items:
             if r["status"] == "ok":
                 name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {matched_setting(r)}"
                 series.setdefault(name, []).append((x, num(r["error_final"]), int(r["steps"]), num(r["wall_time_s"])))
+                first.setdefault(name, r)
         for name, pts in sorted(series.items()):
             pts.sort()
-            axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], "o-", label=name, ms=4)
-            axes[1].plot([p[0] for p in pts], [p[2] for p in pts], "o-", label=name, ms=4)
-            axes[2].semilogy([p[0] for p in pts], [p[3] for p in pts], "o-", label=name, ms=4)
+            axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], label=name, ms=4, **plot_kw(first[name]))
+            axes[1].plot([p[0] for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
+            axes[2].semilogy([p[0] for p in pts], [p[3] for p in pts], label=name, ms=4, **plot_kw(first[name]))
         axes[0].set_ylabel("error at T")
         axes[1].set_ylabel("accepted steps")
-        axes[2].set_ylabel("wall time [s]")
+        axes[2].set_ylabel("wall time [s] (median of repeated runs)")
         for ax in axes:
             ax.set_xlabel(key)
             ax.grid(True, which="both", alpha=0.3)
-        axes[0].legend(fontsize=7)
+        outside_legend(axes[2])
         fig.suptitle(f"{base}: sweep over {key}")
         save(fig, out, "sweep", f"{base}_{key}" if "[" in base else base)
 
@@ -325,7 +403,7 @@ def figure(out, case, rows, spec):
         if against:
             ax.plot(*[series[0][1][c] for c in against], "k--", lw=1.2, label=" / ".join(against))
         for r, d in series:
-            ax.plot(*[d[c] for c in cols], lw=1.0, label=f"{label(r)} ({setting(r)})")
+            ax.plot(*[d[c] for c in cols], lw=1.0, label=f"{label(r)} ({setting(r)})", **line_kw(r))
             ax.scatter(*[[d[c][0]] for c in cols], marker="o", s=18)
         ax.set_xlabel(cols[0])
         ax.set_ylabel(cols[1])
@@ -333,22 +411,22 @@ def figure(out, case, rows, spec):
             ax.set_zlabel(cols[2])
         for a in spec.get("invert", []):
             getattr(ax, f"invert_{a}axis")()
-        ax.legend(fontsize=7)
+        outside_legend(ax)
     else:
         fig, axes = plt.subplots(len(cols), 1, figsize=(7.5, 2.3 * len(cols) + 0.6), sharex=True, squeeze=False)
         for k, c in enumerate(cols):
             ax = axes[k][0]
             for r, d in series:
                 vals = [max(abs(v), 1e-17) if v == v else math.nan for v in d[c]] if spec.get("log") else d[c]
-                ax.plot(d["t"], vals, lw=0.9, label=f"{label(r)} ({setting(r)})")
+                ax.plot(d["t"], vals, lw=0.9, label=f"{label(r)} ({setting(r)})", **line_kw(r))
             if against:
                 ax.plot(series[0][1]["t"], series[0][1][against[k]], "k--", lw=1.0, label=against[k])
             if spec.get("log"):
                 ax.set_yscale("log")
             ax.set_ylabel(f"|{c}|" if spec.get("log") else c, fontsize=8)
             ax.grid(True, which="both", alpha=0.3)
-        axes[-1][0].set_xlabel("t")
-        axes[0][0].legend(fontsize=7)
+        axes[-1][0].set_xlabel("t [s]")
+        outside_legend(axes[0][0])
     fig.suptitle(title)
     save(fig, out, f'figure_{spec["name"]}', case)
 
@@ -368,12 +446,17 @@ def figures(out, rows):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "--progress-fd":
+        PROGRESS.stream = os.fdopen(int(args[1]), "w")
+        args = args[2:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    out = sys.argv[1]
+    out = args[0]
     with open(os.path.join(out, "results.csv")) as fh:
         rows = list(csv.DictReader(fh))
     os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    STYLE.update(style_map({r["integrator"] for r in rows}))
     for case in sorted({r["case"] for r in rows}):
         sel = [r for r in rows if r["case"] == case]
         convergence(out, case, sel)

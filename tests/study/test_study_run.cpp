@@ -1,6 +1,7 @@
 // Studies end to end through the command line: outputs, determinism across --jobs, resume.
 #include <study/results_compare.hpp>
 
+#include <support/command.hpp>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -102,7 +103,18 @@ TEST_CASE("a small study produces results, manifest, orders, plots and report") 
   const std::string report((std::istreambuf_iterator<char>(rep)), std::istreambuf_iterator<char>());
   CHECK(report.find("Observed orders") != std::string::npos);
   CHECK(report.find("![convergence pend](plots/convergence_pend.png)") != std::string::npos);
-  CHECK(run("plot " + (d / "out").string()) == 0);
+  // It opens with a summary: the work-precision front, the invariants kept, the plots to look at first.
+  const auto summary = report.find("## Summary"), first_case = report.find("## Case");
+  REQUIRE(summary != std::string::npos);
+  CHECK(summary < first_case);
+  CHECK(report.find("on the work–precision front most often") != std::string::npos);
+  CHECK(report.find("kept to 1e-10 by cf4, rkmk4, rkmk45") != std::string::npos);
+  CHECK(report.find("drifted: dopri45 (q") != std::string::npos);
+  CHECK(report.find("* Look first at: [work_precision](plots/work_precision_pend.png)") != std::string::npos);
+  // Redrawing says what it draws, figure by figure.
+  const auto redraw = liesim::test::sh("env LIESIM_PLUGIN_PATH= " + liesim_exe + " plot " + (d / "out").string() + " 2>&1");
+  CHECK(redraw.code == 0);
+  CHECK(redraw.out.find("liesim plot: [1] convergence_pend.png") != std::string::npos);
   fs::remove_all(d);
 }
 

@@ -78,14 +78,16 @@ void write_orders(const std::string& out, const std::vector<OrderFit>& orders) {
 }
 
 namespace {
-/// Run a program found on PATH with these arguments, stdout and stderr to `log`; its exit code
-/// (-1 if it could not be started or did not exit normally).
+/// Run a program found on PATH with these arguments, stdout and stderr to `log` and this process's
+/// stderr as its file descriptor 3 (progress lines); its exit code (-1 if it could not be started
+/// or did not exit normally).
 int run_program(const std::vector<std::string>& args, const std::string& log) {
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, 3);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = 0;
@@ -116,7 +118,7 @@ std::string draw_plots(const std::string& out) {
   if (python.empty())
     return "no plots: python3 with matplotlib is not installed (sudo apt-get install python3-matplotlib), then run `liesim plot " + out + "`";
   const std::string log = (fs::path(out) / "plot.log").string();
-  if (run_program({python, "-I", script.string(), out}, log) != 0)
+  if (run_program({python, "-I", script.string(), "--progress-fd", "3", out}, log) != 0)
     return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", log, out);
   return {};
 }
@@ -139,13 +141,13 @@ void write_matched_runs(std::ostream& o, const StudySpec& study, const StudyResu
         o << (std::string(kind) == "steps"
                   ? "## Variable against constant step, same number of steps (`match_steps_of`)\n\n"
                     "The time ratio is measured side by side: the two runs timed alternately, the study's `repeat` "
-                    "times each, ratio of the medians.\n\n"
+                    "times each (more for runs under 20 ms in all), ratio of the medians.\n\n"
                     "| case | adaptive method | tol | steps (rejected) | error | constant-step method | error | "
                     "error ratio constant / adaptive | time ratio constant / adaptive |\n"
                     "|---|---|---|---|---|---|---|---|---|\n"
                   : "## Variable against constant step at equal accuracy (`match_error_of`)\n\n"
                     "The constant-step method runs with the fewest equal steps whose error at T is at most the adaptive "
-                    "run's. Wall times are medians of the study's `repeat` timing runs, measured side by side (the two "
+                    "run's. Wall times are medians of the study's `repeat` timing runs (more for runs under 20 ms in all), measured side by side (the two "
                     "runs timed alternately); the f ratio counts f and F evaluations, rejected steps included.\n\n"
                     "| case | adaptive method | tol | steps (rejected) | error | wall time [s] | constant-step method | steps | "
                     "error | wall time [s] | time ratio constant / adaptive | f ratio |\n"
@@ -188,6 +190,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
                    study.file, study.reference.integrator,
                    study.reference.step > 0 ? fmt::format("h = {}", study.reference.step)
                                             : fmt::format("rtol = {}, atol = {}", study.reference.rtol, study.reference.atol));
+  write_summary(o, out, result);
   std::set<std::string> cases;
   for (const auto& r : result.records) cases.insert(r.case_name);
   for (const auto& c : cases) {

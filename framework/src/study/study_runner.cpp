@@ -28,6 +28,10 @@ namespace liesim::study {
 
 namespace {
 
+/// A run's wall time is the median of repeated runs that take this long in all (see timing_runs).
+constexpr double min_timed_s = 0.02;
+constexpr int max_timing_runs = 1000;
+
 /// Every [[figure]] draws columns that some run of its cases writes into its time series.
 void validate_figures(const StudySpec& study, const std::map<std::string, std::set<std::string>>& series_columns) {
   for (const FigureSpec& f : study.figures) {
@@ -349,9 +353,13 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       }
     }
     std::vector<double> partner_times;
-    for (int rep = 0; rep < repeats; ++rep) {
+    // At least `repeat` timed runs and, for runs below the timer's useful resolution, as many more
+    // as make min_timed_s in all (at most max_timing_runs): the median of many short runs.
+    double timed = 0;
+    for (int rep = 0; rep < repeats || (timed < min_timed_s && rep < max_timing_runs); ++rep) {
       try {
         times.push_back(execute(p, null).stats.wall_time_s);
+        timed += times.back();
       } catch (const std::exception&) {
         times.clear();  // cannot happen for a deterministic run that has just succeeded
         return;

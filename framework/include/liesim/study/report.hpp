@@ -3,6 +3,7 @@
 #include <liesim/registry.hpp>
 #include <liesim/study/study_runner.hpp>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ void write_orders(const std::string& out, const std::vector<OrderFit>& orders);
 std::string draw_plots(const std::string& out);
 /// OUT/report.md: purpose, results per method, observed orders, plots.
 void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note);
+/// The report's opening summary, per case: the work–precision front (runs no other run beats on
+/// both f + F evaluations and error), the methods that kept the non-energy invariants to 1e-10 and
+/// those that did not, the failed runs, and the plots to look at first.
+void write_summary(std::ostream& o, const std::string& out, const StudyResult& result);
 /// Current UTC time in ISO 8601.
 std::string utc_now();
 

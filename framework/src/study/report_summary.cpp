@@ -1,0 +1,103 @@
+// The opening summary of report.md: per case, which runs won on error per cost, which methods kept
+// the invariants, what failed, and the plots to look at first.
+#include <liesim/study/report.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace liesim::study {
+
+namespace {
+
+std::string setting_of(const RunRecord& r) {
+  return r.step > 0 ? fmt::format("h = {:g}", r.step) : r.tolerance > 0 ? fmt::format("tol = {:g}", r.tolerance) : std::string("–");
+}
+
+/// Invariants that measure the manifold or a conserved quantity exactly (every name but the
+/// energies, which only symplectic or energy-preserving methods keep).
+bool is_energy(const std::string& name) { return name.find("energy") != std::string::npos || name == "hamiltonian"; }
+
+}  // namespace
+
+void write_summary(std::ostream& o, const std::string& out, const StudyResult& result) {
+  std::set<std::string> cases;
+  for (const auto& r : result.records) cases.insert(r.case_name);
+  o << "## Summary\n\n";
+  for (const auto& c : cases) {
+    std::vector<const RunRecord*> runs, failed;
+    for (const auto& r : result.records)
+      if (r.case_name == c) (r.status == "ok" ? runs : failed).push_back(&r);
+    o << fmt::format("**{}** — {} runs, {} failed.\n\n", c, runs.size() + failed.size(), failed.size());
+    // The work-precision front: runs that no other run beats on both cost and error.
+    std::vector<const RunRecord*> measured;
+    for (const auto* r : runs)
+      if (std::isfinite(r->error_final) && r->error_final > 0) measured.push_back(r);
+    const auto cost = [](const RunRecord* r) { return r->stats.counters.f_evals + r->stats.counters.F_evals; };
+    std::sort(measured.begin(), measured.end(), [&](const RunRecord* a, const RunRecord* b) {
+      return cost(a) != cost(b) ? cost(a) < cost(b) : a->error_final < b->error_final;
+    });
+    std::vector<std::string> front;
+    std::map<std::string, int> front_count;
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto* r : measured)
+      if (r->error_final < best) {
+        best = r->error_final;
+        front.push_back(fmt::format("{} ({}): {:.1e} at {}", r->integrator, setting_of(*r), r->error_final, cost(r)));
+        ++front_count[r->integrator];
+      }
+    if (!front.empty()) {
+      std::vector<std::pair<int, std::string>> ranked;
+      for (const auto& [m, k] : front_count) ranked.push_back({-k, m});
+      std::sort(ranked.begin(), ranked.end());
+      o << fmt::format("* Error per cost (f + F evaluations): {} on the work–precision front most often ({} of its {} "
+                       "points); the front, cheapest first: {}.\n",
+                       ranked.front().second, -ranked.front().first, front.size(), fmt::join(front, "; "));
+    }
+    // Invariants: the worst drift of each method over its runs, energies apart.
+    std::map<std::string, std::pair<double, std::string>> worst;  // method -> (drift, invariant)
+    for (const auto* r : runs)
+      for (const auto& [name, d] : r->drift) {
+        if (is_energy(name)) continue;
+        auto& w = worst.try_emplace(r->integrator, -1.0, std::string()).first->second;
+        if (d > w.first || std::isnan(d)) w = {d, name};
+      }
+    std::vector<std::string> kept, drifted;
+    for (const auto& [m, w] : worst) {
+      if (w.first < 0) continue;
+      if (w.first <= 1e-10) kept.push_back(m);
+      else drifted.push_back(fmt::format("{} ({} up to {:.1e})", m, w.second, w.first));
+    }
+    if (!kept.empty() || !drifted.empty())
+      o << fmt::format("* Invariants other than the energy (constraints of the manifold, Casimirs, momenta): kept to 1e-10 by "
+                       "{}; drifted: {}.\n",
+                       kept.empty() ? std::string("no method") : fmt::format("{}", fmt::join(kept, ", ")),
+                       drifted.empty() ? std::string("none") : fmt::format("{}", fmt::join(drifted, ", ")));
+    if (!failed.empty()) {
+      std::vector<std::string> what;
+      for (const auto* r : failed) {
+        if (what.size() == 3) break;
+        std::string msg = r->error.size() > 160 ? r->error.substr(0, 157) + "..." : r->error;
+        what.push_back(fmt::format("{} ({}): {}", r->integrator, setting_of(*r), msg));
+      }
+      o << fmt::format("* Failed: {}{}.\n", fmt::join(what, "; "), failed.size() > 3 ? fmt::format("; and {} more", failed.size() - 3) : "");
+    }
+    std::string safe;
+    for (char ch : c) safe += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
+    std::vector<std::string> first;
+    for (const char* kind : {"work_precision", "convergence", "drift"})
+      if (fs::exists(fs::path(out) / "plots" / fmt::format("{}_{}.png", kind, safe)))
+        first.push_back(fmt::format("[{}](plots/{}_{}.png)", kind, kind, safe));
+    if (!first.empty()) o << fmt::format("* Look first at: {}.\n", fmt::join(first, ", "));
+    o << "\n";
+  }
+}
+
+}  // namespace liesim::study
