@@ -1,6 +1,7 @@
 // example_integrator: a liesim integrator plugin — a family of table-driven Runge–Kutta–Munthe-Kaas
-// (RKMK) methods with one method, example_integrator_ssp3 (RKMK with the three-stage SSP tableau
-// of Shu and Osher, order 3).
+// (RKMK) methods: example_integrator_ssp3 (fixed step: RKMK with the three-stage SSP tableau of Shu
+// and Osher, order 3) and example_integrator_bs32 (adaptive: the Bogacki–Shampine 3(2) pair in the
+// Lie algebra, its error estimate the difference of the two algebra increments).
 //
 // A family lists its methods and options and creates steppers. The kernel drives a stepper: it
 // chooses the step h, calls step(), checks the state and controls the step size from err (when
@@ -32,14 +33,24 @@ constexpr liesim::ButcherTableau ssp3_tableau{
     {1.0 / 6.0, 1.0 / 6.0, 2.0 / 3.0},
     {}};
 
+/// Bogacki–Shampine 3(2) (1989): c = (0, 1/2, 3/4, 1), b = (2/9, 1/3, 4/9, 0) of order 3 and the
+/// embedded b_hat = (7/24, 1/4, 1/3, 1/8) of order 2: an embedded pair makes the method adaptive.
+constexpr liesim::ButcherTableau bs32_tableau{
+    "BOGACKI_SHAMPINE_4_3_2", 4, 3, 2,
+    {0.0, 0.5, 0.75, 1.0},
+    {{0.0}, {0.5}, {0.0, 0.75}, {2.0 / 9.0, 1.0 / 3.0, 4.0 / 9.0}},
+    {2.0 / 9.0, 1.0 / 3.0, 4.0 / 9.0, 0.0},
+    {7.0 / 24.0, 0.25, 1.0 / 3.0, 0.125}};
+
 /// One method of the family: its name (unique across all loaded families), summary and table.
 struct Method {
   const char* name;
   const char* summary;
   const liesim::ButcherTableau* table;
 };
-const std::array<Method, 1> methods_table{{
-    {"example_integrator_ssp3", "RKMK with the SSP(3,3) tableau of Shu–Osher (template)", &ssp3_tableau},
+const std::array<Method, 2> methods_table{{
+    {"example_integrator_ssp3", "RKMK with the SSP(3,3) tableau of Shu–Osher, fixed step (template)", &ssp3_tableau},
+    {"example_integrator_bs32", "RKMK with the Bogacki–Shampine 3(2) pair, adaptive (template)", &bs32_tableau},
 }};
 
 const Method* find_method(const std::string& name) {
@@ -72,6 +83,7 @@ class RkmkStepper final : public liesim::sdk::Stepper {
       f_.setZero(d);
       w_.setZero(d);
       sigma_.setZero(d);
+      sigma_hat_.setZero(d);
       Y_.setZero(n);
       return Status::ok;
     } catch (const std::exception& e) {
@@ -80,10 +92,13 @@ class RkmkStepper final : public liesim::sdk::Stepper {
     }
   }
 
-  // No embedded pair: fixed step only (the kernel refuses --rtol/--atol for this method).
-  liesim::ErrorSpace error_space() const noexcept override { return liesim::ErrorSpace::none; }
+  // Without an embedded pair: fixed step only (the kernel refuses --rtol/--atol). With one, err is
+  // the difference of two increments in the Lie algebra (d numbers); the kernel controls h from it.
+  liesim::ErrorSpace error_space() const noexcept override {
+    return tab_.embedded_order > 0 ? liesim::ErrorSpace::algebra : liesim::ErrorSpace::none;
+  }
 
-  Status step(double t, double h, ConstVec y, Vec y_new, Vec /*err*/) noexcept override {
+  Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override {
     const liesim::HomogeneousSpace& space = model_->space();
     Status s = Status::ok;
     for (int i = 0; i < tab_.stages; ++i) {
@@ -103,6 +118,13 @@ class RkmkStepper final : public liesim::sdk::Stepper {
     for (int i = 0; i < tab_.stages; ++i)
       if (tab_.b[i] != 0.0) sigma_.noalias() += (h * tab_.b[i]) * K_.col(i);
     if ((s = space.act_exp(sigma_, y, y_new)) != Status::ok) return fail(s, "act_exp");
+    if (tab_.embedded_order > 0) {
+      // The embedded solution would be exp(h sum_i b_hat_i k_i) . y: compare the two increments.
+      sigma_hat_.setZero();
+      for (int i = 0; i < tab_.stages; ++i)
+        if (tab_.b_hat[i] != 0.0) sigma_hat_.noalias() += (h * tab_.b_hat[i]) * K_.col(i);
+      err = sigma_ - sigma_hat_;
+    }
     return Status::ok;
   }
 
@@ -122,7 +144,7 @@ class RkmkStepper final : public liesim::sdk::Stepper {
   Dexpinv mode_;
   liesim::Model* model_ = nullptr;
   Eigen::MatrixXd K_;  // d x s stage derivatives
-  Eigen::VectorXd u_, f_, w_, sigma_, Y_;
+  Eigen::VectorXd u_, f_, w_, sigma_, sigma_hat_, Y_;
   std::string error_;
 };
 
@@ -135,7 +157,7 @@ class Family final : public liesim::sdk::IntegratorFamily {
     std::vector<liesim::MethodInfo> out;
     // name, summary, order, embedded order (0: fixed step only), Lie group method, self-controlled
     for (const auto& m : methods_table)
-      out.push_back({m.name, fmt::format("{} [{}]", m.summary, m.table->name), m.table->order, 0, true, false});
+      out.push_back({m.name, fmt::format("{} [{}]", m.summary, m.table->name), m.table->order, m.table->embedded_order, true, false});
     return out;
   }
 

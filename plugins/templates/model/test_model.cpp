@@ -1,55 +1,24 @@
 // Tests of the example_model plugin, run by `ctest`: the plugin loads into the liesim kernel,
 // F agrees with psi_*(f) on M, invalid parameters are refused, and integrators keep what they must.
 // Usage: test_model PLUGIN_DIR SHIPPED_PLUGIN_DIR (CMakeLists.txt passes both).
-#include <liesim/run.hpp>
+#include <liesim/plugin_testing.hpp>  // Checks, plugins, make_model, run (installed with the SDK)
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <iostream>
 #include <random>
 
-namespace {
-
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  if (!ok) {
-    ++failures;
-    std::cerr << "FAILED: " << what << "\n";
-  }
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-/// Create the model with `params`; "" and the model, or the error message.
-std::unique_ptr<liesim::Model> create(const liesim::LoadedPlugin& p, const std::map<std::string, std::string>& params,
-                                      std::string& error) {
-  try {
-    liesim::Settings s(p.model->parameters(), params, "parameter of model 'example_model'");
-    return std::unique_ptr<liesim::Model>(p.model->create(s, error));
-  } catch (const std::exception& e) {
-    error = e.what();
-    return nullptr;
-  }
-}
-
-}  // namespace
+using liesim::testing::contains;
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::cerr << "usage: test_model PLUGIN_DIR SHIPPED_PLUGIN_DIR\n";
-    return 2;
-  }
-  liesim::Registry registry;
-  registry.load_directories({argv[1], argv[2]});
-  for (const auto& f : registry.failures()) check(false, fmt::format("load {}: {}", f.file, f.reason));
-  const liesim::LoadedPlugin& plugin = registry.model("example_model");
+  liesim::testing::Checks checks("example_model");
+  const auto check = [&](bool ok, const std::string& what) { checks.expect(ok, what); };
+  const liesim::Registry registry = liesim::testing::plugins(argc, argv, checks);
 
   // 1. The embedded field F equals psi_*(f(y))|_y at random points of M (q on S^2, w tangent).
   {
     std::string error;
-    auto model = create(plugin, {}, error);
+    auto model = liesim::testing::make_model(registry, "example_model", {}, error);
     check(model != nullptr, "default parameters: " + error);
     if (!model) return 1;
     model->prepare();
@@ -81,36 +50,21 @@ int main(int argc, char** argv) {
            {{{"w0", "1,0,0"}, {"q0", "1,0,0"}}, "q . w"},
            {{{"mass", "1"}}, "mass"}}) {
     std::string error;
-    auto model = create(plugin, params, error);
+    auto model = liesim::testing::make_model(registry, "example_model", params, error);
     check(model == nullptr && contains(error, expected), fmt::format("refused with '{}' in: {}", expected, error));
   }
 
   // 3. Runs: Lie group methods keep (q, w) on TS^2 to round-off; every method nearly keeps energy.
   for (const char* method : {"lie_euler", "rkmk4", "rk4"}) {
-    liesim::RunRequest q;
-    q.model = "example_model";
-    q.method = method;
-    q.t_end = 2.0;
-    q.step = 0.001;
-    liesim::PreparedRun run = liesim::prepare_run(registry, q);
-    liesim::NullObserver observer;
-    const liesim::RunResult r = liesim::execute(run, observer);
-    Eigen::VectorXd inv0(3), inv(3);
-    run.model->evaluate_invariants(run.y0, inv0);
-    run.model->evaluate_invariants(r.y, inv);
+    const auto r = liesim::testing::run(registry, "example_model", method, 2.0, 0.001);
     const bool lie = std::string(method) != "rk4";
     if (lie) {
-      check(std::abs(inv[1]) < 1e-13, fmt::format("{}: |q| - 1 = {:.3g} (round-off)", method, inv[1]));
-      check(std::abs(inv[2]) < 1e-12, fmt::format("{}: q . w = {:.3g} (round-off)", method, inv[2]));
+      check(std::abs(r.inv[1]) < 1e-13, fmt::format("{}: |q| - 1 = {:.3g} (round-off)", method, r.inv[1]));
+      check(std::abs(r.inv[2]) < 1e-12, fmt::format("{}: q . w = {:.3g} (round-off)", method, r.inv[2]));
     }
     const double energy_tol = std::string(method) == "lie_euler" ? 0.5 : 1e-8;
-    check(std::abs(inv[0] - inv0[0]) < energy_tol, fmt::format("{}: energy drift {:.3g}", method, inv[0] - inv0[0]));
+    check(std::abs(r.inv[0] - r.inv0[0]) < energy_tol, fmt::format("{}: energy drift {:.3g}", method, r.inv[0] - r.inv0[0]));
   }
 
-  if (failures) {
-    std::cerr << failures << " check(s) failed\n";
-    return 1;
-  }
-  std::cout << "example_model: all checks passed\n";
-  return 0;
+  return checks.finish();
 }
