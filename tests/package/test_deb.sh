@@ -41,10 +41,13 @@ if grep -q "test_plugins\|/bin/test_" <<< "$contents"; then fail "test files in 
 dpkg-deb -x "$deb" "$work/root"
 liesim="$work/root/usr/bin/liesim"
 export LIESIM_PLUGIN_PATH=
-"$liesim" --version | grep -q "plugin ABI" || fail "liesim --version"
-"$liesim" list | grep -q "rkmk4" || fail "liesim list"
-[[ "$("$liesim" list | grep -c "failed to load" || true)" == 0 ]] || fail "plugins failed to load: $("$liesim" list)"
-"$liesim" describe quadrotor_load --param control=tracking | grep -q "tracking_error" || fail "liesim describe"
+# (Outputs are read whole: `cmd | grep -q` could end cmd with SIGPIPE, which pipefail reports.)
+version="$("$liesim" --version)"; [[ $version == *"plugin ABI"* ]] || fail "liesim --version: $version"
+listing="$("$liesim" list)"
+[[ $listing == *rkmk4* ]] || fail "liesim list: $listing"
+[[ $listing != *"failed to load"* ]] || fail "plugins failed to load: $listing"
+described="$("$liesim" describe quadrotor_load --param control=tracking)"
+[[ $described == *tracking_error* ]] || fail "liesim describe: $described"
 out="$("$liesim" run --model pendulum_chain --integrator rkmk4 --t-end 0.1 --step 0.01 --summary "$work/s.json")"
 [[ $out == *"reached in 10 steps"* ]] || fail "liesim run: $out"
 grep -q '"status": "ok"' "$work/s.json" || fail "run summary"
