@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The default job: install, build, then run the quickstart comparison study.
+# The default job: install what it needs, build the command and the plugins, run the quickstart study.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh demo
 build/bin/liesim study studies/quickstart.toml --out results/quickstart
