@@ -38,9 +38,9 @@ double seconds_value(const std::string& flag, const std::string& v) {
   return s;
 }
 
-/// The plots, or why there are none.
-std::string plots_or_note(bool plots, const std::string& out) {
-  return plots ? study::draw_plots(out) : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", out);
+/// The plots (drawn by as many processes as the study had jobs), or why there are none.
+std::string plots_or_note(bool plots, const std::string& out, int jobs) {
+  return plots ? study::draw_plots(out, jobs) : fmt::format("No plots drawn (--no-plots): `liesim plot {}` draws them.", out);
 }
 
 /// "I/N" with 1 <= I <= N.
@@ -74,7 +74,7 @@ int merge(const Registry& registry, const std::vector<std::string>& args) {
   const study::Merged m = study::merge_shards(dirs, out);
   study::write_orders(out, m.result.orders);
   study::write_manifest(out, m.study, registry, started, study::utc_now(), 0, "", m.shards);
-  const std::string note = plots_or_note(plots, out);
+  const std::string note = plots_or_note(plots, out, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   study::write_report(out, m.study, m.result, note);
   int failed = 0;
   for (const auto& r : m.result.records) failed += r.status != "ok";
@@ -209,7 +209,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
                                              "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)
-                           : plots_or_note(plots, opt.out);
+                           : plots_or_note(plots, opt.out, jobs);
   study::write_report(opt.out, spec, result, note);
   int failed = 0;
   for (const auto& r : result.records) failed += r.status != "ok";
@@ -234,7 +234,7 @@ int plot(const std::vector<std::string>& args) {
   if (args.size() != 1) throw Error("plot needs exactly one study output folder: liesim plot DIR");
   if (!std::filesystem::exists(std::filesystem::path(args[0]) / "results.csv"))
     throw Error(fmt::format("plot: {} has no results.csv (run `liesim study` first)", args[0]));
-  const std::string note = study::draw_plots(args[0]);
+  const std::string note = study::draw_plots(args[0], static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   if (!note.empty()) throw Error(note);
   fmt::print("plots written to {}/plots\n", args[0]);
   return 0;

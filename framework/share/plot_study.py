@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the plots of a liesim study from its results folder (results.csv, series/, steps/).
 
-Usage: plot_study.py [--progress-fd N] DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg},
+Usage: plot_study.py [--progress-fd FD] [--part K/N] DIR    -> DIR/plots/{convergence,work_precision,drift,step_size,contractivity,roots}_<case>.{png,svg},
                               sweep_* and stability_map_* for swept cases, figure_<name>_<case> for the
                               study's [[figure]] tables (read from DIR/study.toml)
 """
@@ -77,6 +77,21 @@ class Progress:
 PROGRESS = Progress()
 
 
+class Share:
+    """--part K/N: this process draws every N-th figure, starting with the K-th. Every process makes
+    the same calls in the same order, so the figures are split without overlap or gap."""
+
+    def __init__(self):
+        self.k, self.n, self.count = 1, 1, 0
+
+    def mine(self):
+        self.count += 1
+        return (self.count - 1) % self.n == self.k - 1
+
+
+SHARE = Share()
+
+
 def safe(name):
     return re.sub(r"[^A-Za-z0-9_-]", "_", name)
 
@@ -114,6 +129,8 @@ def setting(r):
 
 
 def convergence(out, case, rows):
+    if not SHARE.mine():
+        return
     runs = [r for r in rows if num(r["step"]) > 0 and r["status"] == "ok" and num(r["error_final"]) > 0]
     if not runs:
         return
@@ -143,6 +160,8 @@ def convergence(out, case, rows):
 
 
 def work_precision(out, case, rows):
+    if not SHARE.mine():
+        return
     runs = [r for r in rows if r["status"] == "ok" and num(r["error_final"]) > 0]
     if not runs:
         return
@@ -170,6 +189,8 @@ def work_precision(out, case, rows):
 
 
 def drift(out, case, rows):
+    if not SHARE.mine():
+        return
     files = [(r, os.path.join(out, "series", f'{r["index"]}.csv')) for r in rows]
     files = [(r, f) for r, f in files if os.path.exists(f)]
     if not files:
@@ -208,6 +229,8 @@ def drift(out, case, rows):
 
 
 def step_size(out, case, rows):
+    if not SHARE.mine():
+        return
     files = [(r, os.path.join(out, "steps", f'{r["index"]}.csv')) for r in rows]
     files = [(r, f) for r, f in files if os.path.exists(f)]
     if not files:
@@ -229,6 +252,8 @@ def step_size(out, case, rows):
 
 def contractivity(out, case, rows):
     """One-step groups: d(phi_h(p), phi_h(q)) / d(p, q) against h (B-stability, thesis ch. 4)."""
+    if not SHARE.mine():
+        return
     runs = [r for r in rows if r["status"] == "ok" and not math.isnan(num(r.get("distance_ratio", "")))]
     if not runs:
         return
@@ -251,6 +276,8 @@ def contractivity(out, case, rows):
 
 def roots(out, case, rows):
     """Methods with a root survey (diagnostic roots): the number of roots found against h."""
+    if not SHARE.mine():
+        return
     runs = [r for r in rows if r["status"] == "ok" and not math.isnan(num(r.get("max:roots", "")))]
     if not runs:
         return
@@ -283,6 +310,8 @@ def stability_maps(out, rows):
         if m and num(r["step"]) > 0 and math.isnan(num(r.get("distance_ratio", ""))):
             bases.setdefault((m.group(1), m.group(2)), []).append((num(m.group(3)), r))
     for (base, key), items in bases.items():
+        if not SHARE.mine():
+            continue
         methods = {}
         for value, r in items:
             methods.setdefault(label(r), []).append((num(r["step"]), value, r))
@@ -335,7 +364,7 @@ def sweeps(out, rows):
             base = m.group(1) + (f"[{rest}]" if rest else "")
             bases.setdefault((base, key), []).append((num(value), r))
     for (base, key), items in bases.items():
-        if len({x for x, _ in items}) < 2:
+        if not SHARE.mine() or len({x for x, _ in items}) < 2:
             continue
         fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
         series = {}
@@ -442,13 +471,20 @@ def figures(out, rows):
         for case in sorted({r["case"] for r in rows}):
             if wanted and not any(case == w or case.startswith(w + "[") for w in wanted):
                 continue
-            figure(out, case, [r for r in rows if r["case"] == case], spec)
+            if SHARE.mine():
+                figure(out, case, [r for r in rows if r["case"] == case], spec)
 
 
 def main():
     args = sys.argv[1:]
-    if len(args) == 3 and args[0] == "--progress-fd":
-        PROGRESS.stream = os.fdopen(int(args[1]), "w")
+    while len(args) > 1 and args[0] in ("--progress-fd", "--part"):
+        if args[0] == "--progress-fd":
+            PROGRESS.stream = os.fdopen(int(args[1]), "w")
+        else:
+            k, n = (int(x) for x in args[1].split("/"))
+            if not 1 <= k <= n:
+                sys.exit(f"--part K/N needs 1 <= K <= N (got {args[1]})")
+            SHARE.k, SHARE.n = k, n
         args = args[2:]
     if len(args) != 1:
         sys.exit(__doc__)

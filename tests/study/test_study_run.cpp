@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <set>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -114,7 +115,16 @@ TEST_CASE("a small study produces results, manifest, orders, plots and report") 
   // Redrawing says what it draws, figure by figure.
   const auto redraw = liesim::test::sh("env LIESIM_PLUGIN_PATH= " + liesim_exe + " plot " + (d / "out").string() + " 2>&1");
   CHECK(redraw.code == 0);
-  CHECK(redraw.out.find("liesim plot: [1] convergence_pend.png") != std::string::npos);
+  CHECK(redraw.out.find("liesim plot: [1] ") != std::string::npos);
+  // Drawn by several processes side by side (one per core), every figure exactly once.
+  std::set<std::string> drawn;
+  int lines = 0;
+  for (std::size_t at = 0; (at = redraw.out.find("liesim plot: [", at)) != std::string::npos; ++at, ++lines)
+    drawn.insert(redraw.out.substr(redraw.out.find("] ", at) + 2, redraw.out.find('\n', at) - redraw.out.find("] ", at) - 2));
+  int pngs = 0;
+  for (const auto& e : fs::directory_iterator(d / "out" / "plots")) pngs += e.path().extension() == ".png";
+  CHECK(lines == pngs);
+  CHECK(static_cast<int>(drawn.size()) == pngs);
   fs::remove_all(d);
 }
 

@@ -78,10 +78,9 @@ void write_orders(const std::string& out, const std::vector<OrderFit>& orders) {
 }
 
 namespace {
-/// Run a program found on PATH with these arguments, stdout and stderr to `log` and this process's
-/// stderr as its file descriptor 3 (progress lines); its exit code (-1 if it could not be started
-/// or did not exit normally).
-int run_program(const std::vector<std::string>& args, const std::string& log) {
+/// Start a program found on PATH with these arguments, stdout and stderr to `log` and this
+/// process's stderr as its file descriptor 3 (progress lines); its pid, or -1.
+pid_t start_program(const std::vector<std::string>& args, const std::string& log) {
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -93,14 +92,18 @@ int run_program(const std::vector<std::string>& args, const std::string& log) {
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
+  return rc == 0 ? pid : -1;
+}
+/// The exit code of a started program (-1 if it did not start or did not exit normally).
+int wait_program(pid_t pid) {
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
   return WEXITSTATUS(status);
 }
+int run_program(const std::vector<std::string>& args, const std::string& log) { return wait_program(start_program(args, log)); }
 }  // namespace
 
-std::string draw_plots(const std::string& out) {
+std::string draw_plots(const std::string& out, int processes) {
   std::error_code ec;
   const fs::path exe = boost::dll::program_location(ec);
   const fs::path script = exe.parent_path().parent_path() / "share" / "liesim" / "plot_study.py";
@@ -117,9 +120,19 @@ std::string draw_plots(const std::string& out) {
     }
   if (python.empty())
     return "no plots: python3 with matplotlib is not installed (sudo apt-get install python3-matplotlib), then run `liesim plot " + out + "`";
-  const std::string log = (fs::path(out) / "plot.log").string();
-  if (run_program({python, "-I", script.string(), "--progress-fd", "3", out}, log) != 0)
-    return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", log, out);
+  // The figures split into `processes` shares drawn side by side (plot_study.py --part K/N), each
+  // with its own log: plot.log, plot-2.log, ...
+  const int n = std::max(1, processes);
+  std::vector<std::pair<pid_t, std::string>> parts;
+  for (int k = 1; k <= n; ++k) {
+    const std::string log = (fs::path(out) / (k == 1 ? std::string("plot.log") : fmt::format("plot-{}.log", k))).string();
+    parts.emplace_back(start_program({python, "-I", script.string(), "--progress-fd", "3", "--part", fmt::format("{}/{}", k, n), out}, log),
+                       log);
+  }
+  std::string failed;
+  for (const auto& [pid, log] : parts)
+    if (wait_program(pid) != 0 && failed.empty()) failed = log;
+  if (!failed.empty()) return fmt::format("plotting failed: see {}; rerun with `liesim plot {}`", failed, out);
   return {};
 }
 

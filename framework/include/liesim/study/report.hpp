@@ -17,9 +17,9 @@ void write_manifest(const std::string& out, const StudySpec& study, const Regist
                     const std::vector<std::string>& merged_from = {}, const std::string& engine = "");
 /// OUT/orders.csv: observed order per case and method with the step range used.
 void write_orders(const std::string& out, const std::vector<OrderFit>& orders);
-/// Draw the plots by running the shipped matplotlib script; returns "" or a message saying why
-/// there are no plots and how to get them.
-std::string draw_plots(const std::string& out);
+/// Draw the plots by running the shipped matplotlib script, its figures shared among `processes`
+/// side by side; returns "" or a message saying why there are no plots and how to get them.
+std::string draw_plots(const std::string& out, int processes = 1);
 /// OUT/report.md: purpose, results per method, observed orders, plots.
 void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note);
 /// The report's opening summary, per case: the work–precision front (runs no other run beats on
