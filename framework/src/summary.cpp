@@ -15,7 +15,8 @@ nlohmann::json number(double v) {
 }
 }  // namespace
 
-std::string run_summary_json(const PreparedRun& run, const RunResult& r, const InvariantMonitor& inv, const std::string& error) {
+std::string run_summary_json(const PreparedRun& run, const RunResult& r, const InvariantMonitor& inv, const std::string& error,
+                             long sampled_every) {
   using nlohmann::json;
   json j;
   j["status"] = error.empty() ? "ok" : "failed";
@@ -61,6 +62,8 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
                                       {"max_abs_drift", number(inv.max_abs_drift()[i])}};
   }
   j["invariants"] = invariants;
+  j["invariants_sampled"] = sampled_every == 1 ? std::string("every output point (every step of a kernel-driven method)")
+                                               : "every " + std::to_string(sampled_every) + "-th output point and the last";
   json diagnostics = json::object();
   for (std::size_t k = 0; k < inv.diagnostics().size(); ++k) {
     const auto i = static_cast<Eigen::Index>(k);

@@ -128,6 +128,27 @@ TEST_CASE("observables: describe --param lists them, run writes them after the i
   CHECK(sum["observables"]["yd_x"]["final"].get<double>() == doctest::Approx(-1.5).epsilon(1e-12));
 }
 
+TEST_CASE("--invariants-every K samples the drift at every K-th step and the last, and the summary says so") {
+  const fs::path d = temp_dir();
+  const auto every = run_liesim("run --model pendulum_chain --integrator rk4 --t-end 2 --step 0.01 --summary " + (d / "a.json").string());
+  const auto sampled = run_liesim("run --model pendulum_chain --integrator rk4 --t-end 2 --step 0.01 --invariants-every 50 --summary " +
+                                  (d / "b.json").string());
+  REQUIRE(every.code == 0);
+  REQUIRE(sampled.code == 0);
+  std::ifstream fa(d / "a.json"), fb(d / "b.json");
+  const auto a = nlohmann::json::parse(fa), b = nlohmann::json::parse(fb);
+  CHECK(a["final_state"] == b["final_state"]);  // the run itself is the same
+  CHECK(b["invariants_sampled"] == "every 50-th output point and the last");
+  CHECK(a["invariants_sampled"].get<std::string>().rfind("every output point", 0) == 0);
+  const double all = a["invariants"]["energy"]["max_abs_drift"], some = b["invariants"]["energy"]["max_abs_drift"];
+  CHECK(some <= all);  // fewer samples never see a larger drift
+  CHECK(some > 0);
+  CHECK(a["invariants"]["energy"]["final"] == b["invariants"]["energy"]["final"]);  // the last point is always sampled
+  const auto text = run_liesim("run --model pendulum_chain --integrator rk4 --t-end 0.1 --step 0.01 --invariants-every 3");
+  CHECK(has(text.out, "max |drift| over every 3-th output point and the last"));
+  CHECK(run_liesim("run --model pendulum_chain --integrator rk4 --t-end 0.1 --step 0.01 --invariants-every 0").code != 0);
+}
+
 TEST_CASE("run writes the CSV time series and the JSON summary") {
   const fs::path d = temp_dir();
   const auto r = run_liesim("run --model pendulum_chain --integrator rkmk4 --t-end 1 --step 0.01 --output " +

@@ -8,8 +8,9 @@
 namespace liesim {
 
 /// Summary of a finished (or failed: `error` non-empty) run as pretty-printed JSON: model,
-/// integrator, parameters, options, t_end, final_state, stats, invariants, wall_time_s, plugins.
+/// integrator, parameters, options, t_end, final_state, stats, invariants (with how their drift was
+/// sampled: every `sampled_every`-th output point and the last), wall_time_s, plugins.
 std::string run_summary_json(const PreparedRun& run, const RunResult& result, const InvariantMonitor& invariants,
-                             const std::string& error);
+                             const std::string& error, long sampled_every = 1);
 
 }  // namespace liesim
