@@ -5,7 +5,7 @@
 #include <liesim/lie/actions.hpp>
 #include <liesim/run.hpp>
 
-#include <models/pendulum_chain/chain_dynamics.hpp>
+#include "fused_loops.hpp"
 
 #include <fmt/format.h>
 
@@ -38,17 +38,6 @@ double seconds_per_call(F&& f, double budget) {
   }
 }
 
-/// Initial state of the chain: a fixed non-planar configuration.
-Eigen::VectorXd chain_state(int n) {
-  Eigen::VectorXd y(6 * n);
-  for (int i = 0; i < n; ++i) {
-    const Eigen::Vector3d q = Eigen::Vector3d(std::sin(0.3 * i + 1), std::cos(0.7 * i), 0.5).normalized();
-    y.segment<3>(6 * i) = q;
-    y.segment<3>(6 * i + 3) = q.cross(Eigen::Vector3d(0.1, 0.2, 0.3));
-  }
-  return y;
-}
-
 void cost_of_f(bool quick) {
   fmt::print("## pendulum_chain: cost of one evaluation of f against N\n\n| N | ns per f | ns per f / N |\n|---|---|---|\n");
   for (int n = 2; n <= 512; n *= 2) {
@@ -61,7 +50,7 @@ void cost_of_f(bool quick) {
       return q;
     }());
     p.model->prepare();
-    const Eigen::VectorXd y = chain_state(n);
+    const Eigen::VectorXd y = fused::chain_state(n);
     Eigen::VectorXd xi(6 * n);
     const double s = seconds_per_call([&] { p.model->generator(0.0, y, xi); }, quick ? 0.01 : 0.2);
     fmt::print("| {} | {:.0f} | {:.1f} |\n", n, s * 1e9, s * 1e9 / n);
@@ -81,7 +70,7 @@ void cost_of_jacobian(bool quick) {
     q.step = 0.1;
     PreparedRun p = prepare_run(registry(), q);
     p.model->prepare();
-    const Eigen::VectorXd y = chain_state(n);
+    const Eigen::VectorXd y = fused::chain_state(n);
     Eigen::MatrixXd J(6 * n, 6 * n);
     Eigen::VectorXd dy(6 * n);
     const double budget = quick ? 0.01 : 0.2;
@@ -94,73 +83,12 @@ void cost_of_jacobian(bool quick) {
   fmt::print("\n");
 }
 
-/// Hand-written classical RK4 on the chain's vector field (no plugin, no virtual call).
-double hand_rk4(const pendulum_chain::Chain& c, Eigen::VectorXd y, double h, int steps) {
-  const int n = c.size();
-  pendulum_chain::ChainWorkspace ws(n);
-  Eigen::VectorXd k1(6 * n), k2(6 * n), k3(6 * n), k4(6 * n), Y(6 * n), wdot(3 * n);
-  auto F = [&](const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
-    pendulum_chain::angular_accelerations(c, x.data(), wdot.data(), ws);
-    for (int i = 0; i < n; ++i) {
-      dx.segment<3>(6 * i) = Eigen::Vector3d(x.segment<3>(6 * i + 3)).cross(Eigen::Vector3d(x.segment<3>(6 * i)));
-      dx.segment<3>(6 * i + 3) = wdot.segment<3>(3 * i);
-    }
-  };
-  for (int s = 0; s < steps; ++s) {
-    F(y, k1);
-    Y = y + 0.5 * h * k1;
-    F(Y, k2);
-    Y = y + 0.5 * h * k2;
-    F(Y, k3);
-    Y = y + h * k3;
-    F(Y, k4);
-    y += (h / 6) * (k1 + 2 * k2 + 2 * k3 + k4);
-  }
-  return y[0];
-}
-
-/// Hand-written RKMK4 with exact dexpinv on (TS^2)^N under SE(3)^N, static types only.
-double hand_rkmk4(const pendulum_chain::Chain& c, Eigen::VectorXd y, double h, int steps) {
-  const int n = c.size();
-  pendulum_chain::ChainWorkspace ws(n);
-  Eigen::VectorXd wdot(3 * n), Y(6 * n), u(6 * n), sigma(6 * n);
-  Eigen::MatrixXd K(6 * n, 4);
-  using A = lie::SE3OnTS2;
-  auto f = [&](const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> xi) {
-    pendulum_chain::angular_accelerations(c, x.data(), wdot.data(), ws);
-    for (int i = 0; i < n; ++i) {
-      xi.segment<3>(6 * i) = x.segment<3>(6 * i + 3);
-      xi.segment<3>(6 * i + 3) = Eigen::Vector3d(x.segment<3>(6 * i)).cross(Eigen::Vector3d(wdot.segment<3>(3 * i)));
-    }
-  };
-  auto act = [&](const Eigen::VectorXd& s, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
-    for (int i = 0; i < n; ++i) out.segment<6>(6 * i) = A::act_exp(s.segment<6>(6 * i), x.segment<6>(6 * i));
-  };
-  const double a[4] = {0, 0.5, 0.5, 1};
-  for (int s = 0; s < steps; ++s) {
-    f(y, K.col(0));
-    for (int st = 1; st < 4; ++st) {
-      u = (h * a[st]) * K.col(st - 1);
-      act(u, y, Y);
-      f(Y, K.col(st));
-      for (int i = 0; i < n; ++i)
-        K.col(st).segment<6>(6 * i) = lie::SE3::dexpinv(u.segment<6>(6 * i), K.col(st).segment<6>(6 * i));
-    }
-    sigma = (h / 6) * (K.col(0) + 2 * K.col(1) + 2 * K.col(2) + K.col(3));
-    act(sigma, y, Y);
-    y = Y;
-  }
-  return y[0];
-}
-
 void overhead(bool quick) {
   fmt::print("## Framework overhead: liesim run loop vs a hand-written loop (same model code, T = 1, h = 1e-3)\n\n");
   fmt::print("| N | method | hand-written [ms] | liesim [ms] | ratio liesim / hand |\n|---|---|---|---|---|\n");
   for (int n : {2, 8, 32}) {
-    pendulum_chain::Chain c;
-    c.m.assign(n, 1.0);
-    c.L.assign(n, 1.0);
-    const Eigen::VectorXd y0 = chain_state(n);
+    const pendulum_chain::Chain c = fused::unit_chain(n);
+    const Eigen::VectorXd y0 = fused::chain_state(n);
     const int steps = 1000;
     for (const char* method : {"rk4", "rkmk4"}) {
       RunRequest q;
@@ -175,7 +103,7 @@ void overhead(bool quick) {
       volatile double sink = 0;
       const double budget = quick ? 0.05 : 0.5;
       const double hand = seconds_per_call(
-          [&] { sink = std::strcmp(method, "rk4") == 0 ? hand_rk4(c, y0, 1e-3, steps) : hand_rkmk4(c, y0, 1e-3, steps); }, budget);
+          [&] { sink = std::strcmp(method, "rk4") == 0 ? fused::rk4(c, y0, 1e-3, steps) : fused::rkmk4(c, y0, 1e-3, steps); }, budget);
       const double fw = seconds_per_call([&] { sink = execute(p, obs).y[0]; }, budget);
       (void)sink;
       fmt::print("| {} | {} | {:.3f} | {:.3f} | {:.2f} |\n", n, method, hand * 1e3, fw * 1e3, fw / hand);

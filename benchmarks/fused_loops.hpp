@@ -1,0 +1,93 @@
+// The baseline of the framework-overhead benchmarks: RK4 and RKMK4 on the N-fold pendulum written
+// as one hand-fused loop each (the model's own O(N) tension recursion, static types, no plugin, no
+// virtual call, no allocation in the loop), and the non-planar start they share with liesim's runs.
+#pragma once
+#include <liesim/lie/actions.hpp>
+
+#include <models/pendulum_chain/chain_dynamics.hpp>
+
+#include <Eigen/Dense>
+
+#include <cmath>
+
+namespace fused {
+
+/// Initial state of the chain: a fixed non-planar configuration.
+inline Eigen::VectorXd chain_state(int n) {
+  Eigen::VectorXd y(6 * n);
+  for (int i = 0; i < n; ++i) {
+    const Eigen::Vector3d q = Eigen::Vector3d(std::sin(0.3 * i + 1), std::cos(0.7 * i), 0.5).normalized();
+    y.segment<3>(6 * i) = q;
+    y.segment<3>(6 * i + 3) = q.cross(Eigen::Vector3d(0.1, 0.2, 0.3));
+  }
+  return y;
+}
+
+/// A chain of n unit masses on unit links (liesim's pendulum_chain defaults).
+inline liesim::pendulum_chain::Chain unit_chain(int n) {
+  liesim::pendulum_chain::Chain c;
+  c.m.assign(n, 1.0);
+  c.L.assign(n, 1.0);
+  return c;
+}
+
+/// Hand-written classical RK4 on the chain's vector field (no plugin, no virtual call).
+inline double rk4(const liesim::pendulum_chain::Chain& c, Eigen::VectorXd y, double h, int steps) {
+  const int n = c.size();
+  liesim::pendulum_chain::ChainWorkspace ws(n);
+  Eigen::VectorXd k1(6 * n), k2(6 * n), k3(6 * n), k4(6 * n), Y(6 * n), wdot(3 * n);
+  auto F = [&](const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
+    liesim::pendulum_chain::angular_accelerations(c, x.data(), wdot.data(), ws);
+    for (int i = 0; i < n; ++i) {
+      dx.segment<3>(6 * i) = Eigen::Vector3d(x.segment<3>(6 * i + 3)).cross(Eigen::Vector3d(x.segment<3>(6 * i)));
+      dx.segment<3>(6 * i + 3) = wdot.segment<3>(3 * i);
+    }
+  };
+  for (int s = 0; s < steps; ++s) {
+    F(y, k1);
+    Y = y + 0.5 * h * k1;
+    F(Y, k2);
+    Y = y + 0.5 * h * k2;
+    F(Y, k3);
+    Y = y + h * k3;
+    F(Y, k4);
+    y += (h / 6) * (k1 + 2 * k2 + 2 * k3 + k4);
+  }
+  return y[0];
+}
+
+/// Hand-written RKMK4 with exact dexpinv on (TS^2)^N under SE(3)^N, static types only.
+inline double rkmk4(const liesim::pendulum_chain::Chain& c, Eigen::VectorXd y, double h, int steps) {
+  const int n = c.size();
+  liesim::pendulum_chain::ChainWorkspace ws(n);
+  Eigen::VectorXd wdot(3 * n), Y(6 * n), u(6 * n), sigma(6 * n);
+  Eigen::MatrixXd K(6 * n, 4);
+  using A = liesim::lie::SE3OnTS2;
+  auto f = [&](const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> xi) {
+    liesim::pendulum_chain::angular_accelerations(c, x.data(), wdot.data(), ws);
+    for (int i = 0; i < n; ++i) {
+      xi.segment<3>(6 * i) = x.segment<3>(6 * i + 3);
+      xi.segment<3>(6 * i + 3) = Eigen::Vector3d(x.segment<3>(6 * i)).cross(Eigen::Vector3d(wdot.segment<3>(3 * i)));
+    }
+  };
+  auto act = [&](const Eigen::VectorXd& s, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+    for (int i = 0; i < n; ++i) out.segment<6>(6 * i) = A::act_exp(s.segment<6>(6 * i), x.segment<6>(6 * i));
+  };
+  const double a[4] = {0, 0.5, 0.5, 1};
+  for (int s = 0; s < steps; ++s) {
+    f(y, K.col(0));
+    for (int st = 1; st < 4; ++st) {
+      u = (h * a[st]) * K.col(st - 1);
+      act(u, y, Y);
+      f(Y, K.col(st));
+      for (int i = 0; i < n; ++i)
+        K.col(st).segment<6>(6 * i) = liesim::lie::SE3::dexpinv(u.segment<6>(6 * i), K.col(st).segment<6>(6 * i));
+    }
+    sigma = (h / 6) * (K.col(0) + 2 * K.col(1) + 2 * K.col(2) + K.col(3));
+    act(sigma, y, Y);
+    y = Y;
+  }
+  return y[0];
+}
+
+}  // namespace fused
