@@ -21,18 +21,20 @@ using namespace liesim;
 
 namespace {
 
-/// Every output point's t, state, invariants and observables, in flat row-major buffers.
+/// Every output point's t, state, invariants and observables, in flat row-major buffers. The values
+/// are the monitor's, which sees every output point before this (thinned) observer does: nothing is
+/// evaluated twice.
 class Collector final : public Observer {
  public:
-  explicit Collector(const Model& m)
-      : model_(m), n_(m.size()), k_(m.invariant_count()), o_(m.observable_count()), inv_(k_), obs_(o_) {}
+  Collector(const Model& m, const InvariantMonitor& monitor)
+      : monitor_(monitor), n_(m.size()), k_(m.invariant_count()), o_(m.observable_count()) {}
   void on_output(double t, ConstVec y) override {
     t_.push_back(t);
     y_.insert(y_.end(), y.data(), y.data() + n_);
-    model_.evaluate_invariants(y, inv_);
-    inv_values_.insert(inv_values_.end(), inv_.data(), inv_.data() + k_);
-    (void)model_.evaluate_observables(t, y, obs_);  // NaN on failure
-    obs_values_.insert(obs_values_.end(), obs_.data(), obs_.data() + o_);
+    const Eigen::VectorXd& inv = monitor_.current();  // the model's invariants first, then the method's conserved diagnostics
+    inv_values_.insert(inv_values_.end(), inv.data(), inv.data() + k_);
+    const Eigen::VectorXd& obs = monitor_.observable_last();
+    obs_values_.insert(obs_values_.end(), obs.data(), obs.data() + o_);
   }
   /// A rows x cols numpy array of `v`.
   static py::array_t<double> matrix(const std::vector<double>& v, long cols) {
@@ -53,9 +55,8 @@ class Collector final : public Observer {
   }
 
  private:
-  const Model& model_;
+  const InvariantMonitor& monitor_;
   long n_, k_, o_;
-  Eigen::VectorXd inv_, obs_;
   std::vector<double> t_, y_, inv_values_, obs_values_;
 };
 
@@ -106,11 +107,11 @@ class Session {
       request.model = model.cast<std::string>();
       p = prepare_run(registry_, request);
     }
-    Collector collector(*p.model);
     InvariantMonitor monitor(*p.model, p.method.diagnostics);
+    Collector collector(*p.model, monitor);
     Thinning every = Thinning::every_nth(collector, output_every, p.model->size());
     ObserverList observers;
-    observers.add(monitor);
+    observers.add(monitor);  // first: the collector reads its values of the same point
     observers.add(every);
     RunResult r;
     std::string error;

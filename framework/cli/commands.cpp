@@ -72,17 +72,15 @@ int list(const Registry& registry, bool as_json) {
 }
 
 int describe(const Registry& registry, const std::string& name, bool as_json, const std::map<std::string, std::string>& params) {
+  if (as_json) {
+    std::cout << describe_json(registry, name, params) << "\n";
+    return 0;
+  }
   const auto models = registry.model_names();
   if (std::find(models.begin(), models.end(), name) != models.end()) {
     const LoadedPlugin& p = registry.model(name);
     std::string error;
-    const auto m = model_instance(p, error, params);
-    // With parameters the user asks about that instance: bad ones are an error, not a note.
-    if (!m && !params.empty()) throw Error(fmt::format("describe {}: {}", name, error));
-    if (as_json) {
-      std::cout << describe_json(registry, name, params) << "\n";
-      return 0;
-    }
+    const auto m = described_instance(p, params, error);
     fmt::print("model {} {} ({}; plugin ABI {}.{})\n{}\n\n", p.name, p.version, p.file, LIESIM_ABI_MAJOR, p.abi_minor, p.model->summary());
     print_settings("parameters", p.model->parameters());
     if (m) {
@@ -116,13 +114,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
     fmt::print("\nconventions:\n{}\n", p.model->conventions());
     return 0;
   }
-  // describe_json refuses unknown names and parameters given to a method, with the messages of both outputs.
-  const std::string doc = describe_json(registry, name, params);
-  if (as_json) {
-    std::cout << doc << "\n";
-    return 0;
-  }
-  const auto [family, info] = registry.method(name);
+  const auto [family, info] = described_method(registry, name, params);
   const auto options = family->integrator->options(name);
   const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
   fmt::print("method {} (family {} {}, {})\n{}\n", info.name, family->name, family->version, family->file, info.summary);

@@ -30,6 +30,27 @@ std::unique_ptr<Model> model_instance(const LoadedPlugin& p, std::string& error,
   }
 }
 
+std::unique_ptr<Model> described_instance(const LoadedPlugin& p, const std::map<std::string, std::string>& params, std::string& error) {
+  auto m = model_instance(p, error, params);
+  if (!m && !params.empty()) throw Error(fmt::format("describe {}: {}", p.name, error));
+  return m;
+}
+
+std::pair<const LoadedPlugin*, MethodInfo> described_method(const Registry& registry, const std::string& name,
+                                                           const std::map<std::string, std::string>& params) {
+  std::pair<const LoadedPlugin*, MethodInfo> found;
+  try {
+    found = registry.method(name);
+  } catch (const Error& e) {
+    throw Error(fmt::format("'{}' is neither a model nor an integrator method; models: {}; {}", name, fmt::join(registry.model_names(), ", "),
+                            e.what()));
+  }
+  if (!params.empty())
+    throw Error(fmt::format("describe: --param sets a model's parameters; '{}' is an integrator method (its options are listed "
+                            "without values)", name));
+  return found;
+}
+
 std::string list_json(const Registry& registry) {
   json j;
   j["models"] = json::array();
@@ -80,9 +101,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
   if (std::find(models.begin(), models.end(), name) != models.end()) {
     const LoadedPlugin& p = registry.model(name);
     std::string error;
-    const auto m = model_instance(p, error, params);
-    // With parameters the user asks about that instance: bad ones are an error, not a note.
-    if (!m && !params.empty()) throw Error(fmt::format("describe {}: {}", name, error));
+    const auto m = described_instance(p, params, error);
     json j = {{"kind", "model"}, {"name", p.name}, {"version", p.version}, {"summary", p.model->summary()},
               {"file", p.file}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)},
               {"parameters", settings_json(p.model->parameters())}, {"conventions", p.model->conventions()}};
@@ -104,16 +123,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
                          {"hamiltonian", m->hamiltonian() != nullptr}, {"riemannian", m->riemannian() != nullptr}};
     return j.dump(2);
   }
-  std::pair<const LoadedPlugin*, MethodInfo> found;
-  try {
-    found = registry.method(name);
-  } catch (const Error& e) {
-    throw Error(fmt::format("'{}' is neither a model nor an integrator method; models: {}; {}", name, fmt::join(models, ", "), e.what()));
-  }
-  if (!params.empty())
-    throw Error(fmt::format("describe: --param sets a model's parameters; '{}' is an integrator method (its options are listed "
-                            "without values)", name));
-  const auto& [family, info] = found;
+  const auto [family, info] = described_method(registry, name, params);
   const auto options = family->integrator->options(name);
   const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
   json j = {{"kind", "integrator"}, {"name", info.name}, {"family", family->name}, {"version", family->version},

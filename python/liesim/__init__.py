@@ -227,23 +227,17 @@ def study(study, jobs=1, out=None, plots=True, plugin_path=None, extra_args=()):
         p = subprocess.run(args, capture_output=True, text=True, env=env)
         if p.returncode not in (0, 3):  # 3: the study finished with failed runs (their rows say why)
             raise SettingError(p.stderr.strip().removeprefix("liesim: error: ") or f"liesim study exited with {p.returncode}")
-        folder = out
-        if folder is None:
-            name = study["name"] if isinstance(study, dict) else _study_name(path)
-            folder = study.get("output", f"results/{name}") if isinstance(study, dict) else _study_output(path, name)
+        folder = out if out is not None else _default_output(study if isinstance(study, dict) else path)
         return _read_results(os.path.join(os.fspath(folder), "results.csv"))
 
 
-def _study_name(path):
-    import tomllib
-    with open(path, "rb") as fh:
-        return tomllib.load(fh)["name"]
-
-
-def _study_output(path, name):
-    import tomllib
-    with open(path, "rb") as fh:
-        return tomllib.load(fh).get("output", f"results/{name}")
+def _default_output(study):
+    """Where `liesim study` writes without --out: the study's `output`, else results/NAME."""
+    if not isinstance(study, dict):
+        import tomllib
+        with open(study, "rb") as fh:
+            study = tomllib.load(fh)
+    return study.get("output", f"results/{study['name']}")
 
 
 def _read_results(path):

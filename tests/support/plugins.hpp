@@ -1,5 +1,6 @@
 // Test support: the plugins of this build, loaded once, and a one-call run helper.
 #pragma once
+#include <liesim/plugin_testing.hpp>
 #include <liesim/run.hpp>
 
 #include <map>
@@ -22,10 +23,8 @@ inline const Registry& registry() {
 
 /// A model instance of the named plugin with the given parameters (others default).
 inline std::unique_ptr<Model> make_model(const std::string& name, const std::map<std::string, std::string>& params = {}) {
-  const auto& p = registry().model(name);
-  Settings s(p.model->parameters(), params, "parameter of model '" + name + "'");
   std::string error;
-  std::unique_ptr<Model> m(p.model->create(s, error));
+  std::unique_ptr<Model> m = model_instance(registry().model(name), error, params);
   if (!m) throw Error(error);
   return m;
 }
@@ -44,18 +43,8 @@ inline Outcome run(const RunRequest& request, Observer* observer = nullptr) {
   return {r.y, r.stats};
 }
 
-/// The request of a run: model with parameters, method with options, fixed step h (0: tolerances).
-inline RunRequest request(const std::string& model, const std::map<std::string, std::string>& params, const std::string& method,
-                          double t_end, double h, const std::map<std::string, std::string>& options = {}) {
-  RunRequest q;
-  q.model = model;
-  q.parameters = params;
-  q.method = method;
-  q.options = options;
-  q.t_end = t_end;
-  q.step = h;
-  return q;
-}
+/// The request of a run (the SDK's test helper): model with parameters, method with options, fixed step h (0: tolerances).
+using liesim::testing::request;
 
 /// Shorthand: model with parameters, method with fixed step h (or rtol/atol when h == 0).
 inline Outcome run(const std::string& model, const std::map<std::string, std::string>& params, const std::string& method,

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace liesim {
 
@@ -19,6 +20,15 @@ std::string list_json(const Registry& registry);
 /// diagnostics). Throws liesim::Error for an unknown name, for parameters the model refuses and
 /// for parameters given to a method.
 std::string describe_json(const Registry& registry, const std::string& name, const std::map<std::string, std::string>& params = {});
+
+/// The instance `describe` shows: the model with `params`. With parameters the user asks about that
+/// instance, so a refusal throws liesim::Error; with defaults it leaves null and the reason in `error`.
+std::unique_ptr<Model> described_instance(const LoadedPlugin& plugin, const std::map<std::string, std::string>& params, std::string& error);
+
+/// The method `describe NAME` shows; throws liesim::Error for a name that is neither a model nor a
+/// method (listing both) and for parameters given to a method.
+std::pair<const LoadedPlugin*, MethodInfo> described_method(const Registry& registry, const std::string& name,
+                                                           const std::map<std::string, std::string>& params);
 
 /// An instance of a model plugin with `params` (defaults for the rest), or null with the reason in `error`.
 std::unique_ptr<Model> model_instance(const LoadedPlugin& plugin, std::string& error, const std::map<std::string, std::string>& params = {});

@@ -82,11 +82,9 @@ struct Outcome {
   Stats stats;
 };
 
-/// Run `model` (with `params`) under `method` to t_end with a fixed step h, or with tolerances
-/// rtol = atol = tol when h == 0; throws liesim::Error (settings) or RunFailure (the run).
-inline Outcome run(const Registry& registry, const std::string& model, const std::string& method, double t_end, double h,
-                   const std::map<std::string, std::string>& options = {}, const std::map<std::string, std::string>& params = {},
-                   double tol = 0) {
+/// The request of a run: model with parameters, method with options, fixed step h (0: tolerances to set).
+inline RunRequest request(const std::string& model, const std::map<std::string, std::string>& params, const std::string& method,
+                          double t_end, double h, const std::map<std::string, std::string>& options = {}) {
   RunRequest q;
   q.model = model;
   q.parameters = params;
@@ -94,6 +92,15 @@ inline Outcome run(const Registry& registry, const std::string& model, const std
   q.options = options;
   q.t_end = t_end;
   q.step = h;
+  return q;
+}
+
+/// Run `model` (with `params`) under `method` to t_end with a fixed step h, or with tolerances
+/// rtol = atol = tol when h == 0; throws liesim::Error (settings) or RunFailure (the run).
+inline Outcome run(const Registry& registry, const std::string& model, const std::string& method, double t_end, double h,
+                   const std::map<std::string, std::string>& options = {}, const std::map<std::string, std::string>& params = {},
+                   double tol = 0) {
+  RunRequest q = request(model, params, method, t_end, h, options);
   q.rtol = q.atol = h > 0 ? 0.0 : tol;
   PreparedRun p = prepare_run(registry, q);
   NullObserver observer;

@@ -21,8 +21,8 @@ std::string setting_of(const RunRecord& r) {
   return r.step > 0 ? fmt::format("h = {:g}", r.step) : r.tolerance > 0 ? fmt::format("tol = {:g}", r.tolerance) : std::string("–");
 }
 
-/// Invariants that measure the manifold or a conserved quantity exactly (every name but the
-/// energies, which only symplectic or energy-preserving methods keep).
+/// Energies (which only symplectic or energy-preserving methods keep) are reported apart from the
+/// invariants that measure the manifold or another conserved quantity.
 bool is_energy(const std::string& name) { return name.find("energy") != std::string::npos || name == "hamiltonian"; }
 
 }  // namespace
