@@ -14,7 +14,7 @@ std::vector<SettingSpec> step_control_options() {
   return {
       {"error_norm", "wrms", "", "local error norm: wrms (weighted RMS with rtol/atol, accept err <= 1) or l2 (2-norm, accept err < atol)"},
       {"theta", "0.85", "", "safety factor in h_new = theta (tol/err)^(1/(p_low+1)) h"},
-      {"h0", "", "s", "initial step size (default (t_end - t0)/100)"},
+      {"h0", "", "s", "initial step size (default: the Hairer-Norsett-Wanner estimate from two evaluations of the field)"},
       {"h_min", "0", "s", "smallest step size; a smaller one ends the run with an error"},
       {"h_max", "inf", "s", "largest step size"},
       {"max_steps", "1000000", "", "accepted + rejected steps allowed before the run ends with an error"},
@@ -200,7 +200,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     throw Error("adaptive stepping needs --atol > 0 (and --rtol >= 0 with error_norm=wrms)");
   const int p_low = method.embedded_order > 0 ? std::min(method.order, method.embedded_order) : method.order;
   const double alpha = c.exponent > 0 ? c.exponent : 1.0 / (p_low + 1);
-  double h = std::min({c.h0 > 0 ? c.h0 : (T - spec.t0) / 100.0, c.h_max, T - t});
+  double h = std::min({c.h0 > 0 ? c.h0 : initial_step(model, method, spec, y0), c.h_max, T - t});
   long attempts = 0;
   while (t < T) {
     if (++attempts > c.max_steps)

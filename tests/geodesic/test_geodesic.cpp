@@ -109,7 +109,8 @@ TEST_CASE("one-step distance ratios on S^2 with the Killing field, p at latitude
 TEST_CASE("the GIE equation's roots (4.3.13) as z0 -> 0: 1 for h <= pi/2, 2m + 1 for h in ((2m - 1) pi/2, (2m + 1) pi/2]") {
   const Params tiny{{"latitude", "1e-4"}};
   for (const auto& [h, expected] : std::vector<std::pair<double, double>>{{0.5, 1}, {1.5, 1}, {1.7, 3}, {3.0, 3}, {4.6, 3}, {4.8, 5}, {7.5, 5}}) {
-    CAPTURE(h);
+    const double step = h;  // a copy: clang 14 cannot capture a structured binding
+    CAPTURE(step);
     RunRequest q;
     q.model = "sphere_flow";
     q.parameters = tiny;
@@ -152,7 +153,8 @@ TEST_CASE("orders on the contractive field against its exact solution: GEE, GIE,
                                                                                  {"implicit_lie_euler", 1},
                                                                                  {"geodesic_implicit_midpoint", 2},
                                                                                  {"spherical_midpoint", 2}}) {
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     std::vector<double> hs, err;
     for (int n : {40, 80, 160, 320}) {
       const Eigen::VectorXd y = test::run("sphere_flow", p, method, T, T / n).y;
@@ -273,7 +275,8 @@ TEST_CASE("orders on SPD(3) against a fine RKMK4 run: GEE, GIE, implicit Lie–E
   const Eigen::VectorXd ref = test::run("spd_karcher", {}, "rkmk4", T, T / 4000).y;
   for (const auto& [method, order] : std::vector<std::pair<std::string, double>>{
            {"geodesic_euler", 1}, {"geodesic_implicit_euler", 1}, {"implicit_lie_euler", 1}, {"geodesic_implicit_midpoint", 2}}) {
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     std::vector<double> hs, err;
     for (int n : {40, 80, 160, 320}) {
       hs.push_back(T / n);

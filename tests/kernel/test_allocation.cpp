@@ -30,7 +30,8 @@ TEST_CASE("no heap allocation per step, for every method, on the pendulum chain 
       for (const auto& [model, params] : std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
                {"pendulum_chain", {{"N", "3"}}}, {"rigid_body", {}}}) {
         CAPTURE(m.name);
-        CAPTURE(model);
+        const std::string& model_name = model;  // clang 14 cannot capture a structured binding
+        CAPTURE(model_name);
         // Same set-up, one run four times longer: every allocation must belong to the set-up.
         const long short_run = allocations_of_run(model, params, m, 0.5, 0.01);
         const long long_run = allocations_of_run(model, params, m, 2.0, 0.01);
@@ -60,7 +61,8 @@ TEST_CASE("no heap allocation per step for the variational, symplectic, geodesic
       int accepted = 0;
       for (const auto& [model, params] : models) {
         CAPTURE(m.name);
-        CAPTURE(model);
+        const std::string& model_name = model;  // clang 14 cannot capture a structured binding
+        CAPTURE(model_name);
         long short_run = 0;
         try {
           short_run = allocations_of_run(model, params, m, 0.5, 0.01);

@@ -77,15 +77,16 @@ TEST_CASE("rkmk45 (tol 1e-6, l2) beats constant-step rkmk5 with the same number 
 }
 
 TEST_CASE("l2 controller: h_new = min(theta (tol/err)^(1/5) h, T - t), accept iff err < tol") {
+  // The papers' first step h0 = T/100, given explicitly (the default is the starting step estimate).
   const double tol = 1e-6, theta = 0.85;
   StepLog log;
   const Outcome out = run("pendulum_chain", planar_pendulum(), "rkmk45", T, 0, 0, tol,
-                          {{"error_norm", "l2"}, {"theta", "0.85"}}, &log);
+                          {{"error_norm", "l2"}, {"theta", "0.85"}, {"h0", "0.03"}}, &log);
   const auto& a = log.attempts;
   REQUIRE(a.size() >= 2);
   long accepted = 0, rejected = 0;
   CHECK(a.front().t == 0.0);
-  CHECK(a.front().h == doctest::Approx(T / 100).epsilon(1e-14));  // default h0 = (t_end - t0)/100
+  CHECK(a.front().h == 0.03);
   // Every attempt is checked; the first violation of each rule is reported (not thousands).
   long bad_accept = 0, bad_time = 0, bad_step = 0;
   std::string first;
@@ -176,4 +177,62 @@ TEST_CASE("every adaptive kernel-driven method with wrms at rtol = atol = 1e-8 e
     CHECK(err <= 1e-5);
   }
   CHECK(adaptive >= 6);  // rkmk45, cf32a, cf32b, cf43, dopri45, bs32
+}
+
+TEST_CASE("default first step: the starting step size algorithm of Hairer, Norsett & Wanner (I, II.4)") {
+  SUBCASE("classical method, wrms: the formula evaluated by hand on the oscillator q'' = -4q, y0 = (1, 0)") {
+    // sc = atol + rtol |y0| = (2e-6, 1e-6); F0 = (0, -4); d0 = ||y0||, d1 = ||F0||, h = 0.01 d0/d1;
+    // y1 = y0 + h F0, F1 = (y1_2, -4 y1_1); d2 = ||F1 - F0|| / h; h1 = (0.01/max(d1, d2))^(1/6) (dopri45: p = 5).
+    const double rtol = 1e-6, atol = 1e-6;
+    const double s1 = atol + rtol, s2 = atol;
+    const auto norm = [&](double a, double b) { return std::sqrt(((a / s1) * (a / s1) + (b / s2) * (b / s2)) / 2); };
+    const double d0 = norm(1, 0), d1 = norm(0, -4);
+    const double h = 0.01 * d0 / d1;
+    const double d2 = norm(-4 * h - 0, -4 - (-4)) / h;
+    const double want = std::min(100 * h, std::pow(0.01 / std::max(d1, d2), 1.0 / 6));
+    StepLog log;
+    const Outcome out = run("harmonic_oscillator", {}, "dopri45", 1.0, 0, rtol, atol, {}, &log);
+    REQUIRE_FALSE(log.attempts.empty());
+    CAPTURE(want);
+    CHECK(want > 0.03);  // not the old default T/100 = 0.01
+    CHECK(log.attempts.front().h == doctest::Approx(want).epsilon(1e-14));
+    CHECK(out.stats.counters.F_evals > 0);
+  }
+  SUBCASE("Lie group method, l2: the estimate starts where the controller would be, on M") {
+    // rkmk45 on the N = 2 pendulum with tol 1e-6: the first attempt is accepted and within a factor
+    // of 3 of the step the controller chooses next.
+    StepLog log;
+    run("pendulum_chain", planar_pendulum(), "rkmk45", T, 0, 0, 1e-6, {{"error_norm", "l2"}}, &log);
+    const auto& a = log.attempts;
+    REQUIRE(a.size() >= 3);
+    CAPTURE(a[0].h);
+    CAPTURE(a[1].h);
+    CHECK(a[0].accepted);
+    CHECK(a[1].h / a[0].h < 3);
+    CHECK(a[1].h / a[0].h > 1.0 / 3);
+  }
+  SUBCASE("an explicit h0 still wins, and h_max caps the estimate") {
+    StepLog log;
+    run("harmonic_oscillator", {}, "dopri45", 1.0, 0, 1e-6, 1e-6, {{"h0", "0.2"}}, &log);
+    CHECK(log.attempts.front().h == 0.2);
+    StepLog capped;
+    run("harmonic_oscillator", {}, "dopri45", 1.0, 0, 1e-6, 1e-6, {{"h_max", "0.001"}}, &capped);
+    CHECK(capped.attempts.front().h == 0.001);
+  }
+}
+
+TEST_CASE("the first step does not depend on the time span (issue: N = 5, rkmk45, tol 1e-8, T = 1000)") {
+  // With the old default h0 = T/100 the first attempt of a T = 1000 run was h = 10 (reported to end
+  // at t = 0 with "step size 4.6e-29 fell below round-off"). The estimate depends on the field at
+  // the start only; the whole run completes (0.8 s).
+  StepLog shorter, longer;
+  run("pendulum_chain", {{"N", "5"}}, "rkmk45", 3, 0, 1e-8, 1e-8, {}, &shorter);
+  const Outcome out = run("pendulum_chain", {{"N", "5"}}, "rkmk45", 1000, 0, 1e-8, 1e-8, {}, &longer);
+  REQUIRE_FALSE(longer.attempts.empty());
+  CHECK(longer.attempts.front().h == shorter.attempts.front().h);
+  CHECK(longer.attempts.front().h > 1e-4);
+  CHECK(longer.attempts.front().h < 0.1);
+  CHECK(longer.attempts.front().accepted);
+  CHECK(longer.outputs.back() == 1000.0);
+  CHECK(out.stats.steps > 100000);
 }

@@ -219,7 +219,8 @@ TEST_CASE("Lagrangian models: no heap allocation per step under every kernel met
       for (const auto& [model, params] : std::vector<std::pair<std::string, Params>>{
                {"double_well", {}}, {"duffing", {}}, {"harmonic_oscillator", {{"zeta", "0.1"}, {"F0", "1"}, {"omega", "1.5"}}}}) {
         CAPTURE(m.name);
-        CAPTURE(model);
+        const std::string& model_name = model;  // clang 14 cannot capture a structured binding
+        CAPTURE(model_name);
         CHECK(test::allocations_of_run(model, params, m, 2.0, 0.01) == test::allocations_of_run(model, params, m, 0.5, 0.01));
         ++runs;
       }

@@ -85,7 +85,8 @@ TEST_CASE("quadrotor_load: energy balance E(t) - E(0) = integral of the input po
            {"experiment", experiment},
            {"spinning", {{"thrust1", "12"}, {"thrust2", "6"}, {"moment1", "0.3,-0.2,0.5"}, {"Omega2_0", "1,2,-1"}, {"w1_0", "0,1.5,0"}}},
            {"no inputs", {{"thrust1", "0"}, {"thrust2", "0"}, {"moment1", "0,0,0"}, {"moment2", "0,0,0"}, {"w2_0", "0,-2,0"}, {"Omega1_0", "3,0,1"}}}}) {
-    CAPTURE(label);
+    const std::string& case_label = label;  // clang 14 cannot capture a structured binding
+    CAPTURE(case_label);
     auto model = test::make_model("quadrotor_load", params);
     std::vector<double> defect;
     double scale = 0;
@@ -145,7 +146,8 @@ TEST_CASE("quadrotor_load: parameter validation names the parameter and the cons
       {{{"moment1", "1,1"}}, "moment1"},
   };
   for (const auto& [params, needle] : bad) {
-    CAPTURE(needle);
+    const std::string& needle_text = needle;  // clang 14 cannot capture a structured binding
+    CAPTURE(needle_text);
     try {
       test::make_model("quadrotor_load", params);
       FAIL("expected a validation error");

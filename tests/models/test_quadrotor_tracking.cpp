@@ -214,7 +214,8 @@ TEST_CASE("quadrotor tracking: lie_euler, lie_euler_heun, rkmk3, rkmk4 converge 
     }
     const double slope = liesim::loglog_slope(hs, errs);
     MESSAGE(method << ": errors " << errs[0] << " " << errs[1] << " " << errs[2] << ", slope " << slope);
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     CHECK(errs.back() > 1e-10);  // well above the reference's error
     CHECK(std::abs(slope - sweep.first) < 0.2);
   }

@@ -63,7 +63,8 @@ TEST_CASE("oscillator: exact solution in the three regimes matches rk4 at h = 1e
   for (const auto& [d, k, regime] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"0.3", "2", "underdamped"}, {"2", "0.5", "critical"}, {"3", "0.5", "overdamped"}, {"0", "1", "undamped"},
            {"0.7", "0", "no spring"}}) {
-    CAPTURE(regime);
+    const std::string& regime_name = regime;  // clang 14 cannot capture a structured binding
+    CAPTURE(regime_name);
     const Params p{{"m", "2"}, {"d", d}, {"k", k}, {"x0", "0.8"}, {"v0", "-0.3"}};
     auto model = test::make_model("oscillator", p);
     REQUIRE(model->has_exact_solution());
@@ -81,7 +82,8 @@ TEST_CASE("oscillator: exact solution in the three regimes matches rk4 at h = 1e
 TEST_CASE("rotating_ball: w0 parallel to the axis follows the exact solution (rkmk4, h = 1e-3)") {
   for (const auto& [d, k, regime] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"0.3", "2", "underdamped"}, {"2", "0.5", "critical"}, {"3", "0.5", "overdamped"}, {"0", "2", "undamped"}}) {
-    CAPTURE(regime);
+    const std::string& regime_name = regime;  // clang 14 cannot capture a structured binding
+    CAPTURE(regime_name);
     const Params p = with(ball_common, {{"m", "2"}, {"d", d}, {"k", k}});
     auto model = test::make_model("rotating_ball", p);
     REQUIRE(model->has_exact_solution());
@@ -137,8 +139,10 @@ TEST_CASE("rotating_ball: every RKMK method reproduces its classical RK method o
     const Params ball = with(ball_common, regime);
     const Params osc{{"m", ball.at("m")}, {"d", ball.at("d")}, {"k", ball.at("k")}, {"x0", ball.at("alpha0")}, {"v0", ball.at("v0")}};
     for (const auto& [lie, cl] : pairs) {
-      CAPTURE(lie.name);
-      CAPTURE(cl.name);
+      const std::string& lie_name = lie.name;  // clang 14 cannot capture a structured binding
+      const std::string& classical_name = cl.name;
+      CAPTURE(lie_name);
+      CAPTURE(classical_name);
       CAPTURE(ball.at("d"));
       Recorder rb, ro;
       test::run("rotating_ball", ball, lie.name, 2.0, 0.01, 0, 0, {}, &rb);
@@ -164,7 +168,8 @@ TEST_CASE("rotating_ball: every RKMK method reproduces its classical RK method o
 TEST_CASE("rotating_ball: Lie group methods on the oscillator are the classical methods") {
   const Params osc{{"m", "1.5"}, {"d", "0.3"}, {"k", "2"}, {"x0", "0.7"}, {"v0", "-0.4"}};
   for (const auto& [lie, cl] : std::vector<std::pair<std::string, std::string>>{{"rkmk4", "rk4"}, {"cf4", "rk4"}, {"lie_euler", "euler"}}) {
-    CAPTURE(lie);
+    const std::string& lie_method = lie;  // clang 14 cannot capture a structured binding
+    CAPTURE(lie_method);
     const auto a = test::run("oscillator", osc, lie, 2.0, 0.01), b = test::run("oscillator", osc, cl, 2.0, 0.01);
     CHECK((a.y - b.y).norm() < 1e-14);
   }
@@ -206,7 +211,8 @@ TEST_CASE("rotating_ball: energy decays monotonically for d > 0 and is conserved
   }
   const Params conservative = with(damped, {{"d", "0"}});
   for (const auto& [method, h, tol] : std::vector<std::tuple<std::string, double, double>>{{"rkmk4", 1e-3, 0}, {"cf4", 1e-3, 0}, {"dopri45", 0, 1e-12}}) {
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     auto model = test::make_model("rotating_ball", conservative);
     InvariantRecorder rec(*model);
     test::run("rotating_ball", conservative, method, 4.0, h, tol, tol, {}, &rec);
@@ -246,8 +252,10 @@ TEST_CASE("rotating_ball and oscillator: parameter validation names the paramete
       {"oscillator", {{"k", "-3"}}, "'k'"},
   };
   for (const auto& [model, params, name] : bad) {
-    CAPTURE(model);
-    CAPTURE(name);
+    const std::string& model_name = model;  // clang 14 cannot capture a structured binding
+    const std::string& expected_name = name;
+    CAPTURE(model_name);
+    CAPTURE(expected_name);
     try {
       test::make_model(model, params);
       FAIL("expected a validation error");

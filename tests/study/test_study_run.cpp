@@ -616,7 +616,8 @@ TEST_CASE("a study goes on past runs that crash, exit, throw through the boundar
   const auto all = rows_by_id(t);
   REQUIRE(good.size() == 5);
   for (const auto& [id, row] : good) {
-    INFO("run " << id);
+    const std::string& run_id = id;  // clang 14 cannot capture a structured binding
+    INFO("run " << run_id);
     REQUIRE(all.count(id) == 1);
     CHECK(all.at(id) == row);
   }

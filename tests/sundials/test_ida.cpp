@@ -331,8 +331,10 @@ TEST_CASE("ida through the plugin: same run as the solver built here; statistics
 
 TEST_CASE("ida is refused at init without a DAE formulation, and with a fixed step") {
   for (const auto& [model, params] : std::vector<std::pair<std::string, Params>>{{"pendulum_chain", chain2}, {"rigid_body", {}}}) {
-    CAPTURE(model);
-    const std::string what = error_of([&] { test::run(model, params, "ida", 1.0, 0, 1e-8, 1e-8); });
+    const std::string& model_name = model;  // clang 14 cannot capture a structured binding
+    const Params& model_params = params;
+    CAPTURE(model_name);
+    const std::string what = error_of([&] { test::run(model_name, model_params, "ida", 1.0, 0, 1e-8, 1e-8); });
     MESSAGE(what);
     CHECK(contains(what, "needs a differential-algebraic formulation"));
     CHECK(contains(what, "formulation=cartesian_dae"));

@@ -45,8 +45,10 @@ TEST_CASE("the models' Jacobians equal finite differences of F, also off the man
            {"pendulum_chain", {{"N", "1"}}},
            {"pendulum_chain", {{"N", "2"}}},
            {"pendulum_chain", {{"N", "5"}, {"m", "1,2,0.5,3,1"}, {"L", "0.5,1,2,1,0.7"}, {"g", "3.7"}}}}) {
-    CAPTURE(name);
-    CAPTURE(params.begin()->second);
+    const std::string& model_name = name;  // clang 14 cannot capture a structured binding
+    const std::string& first_param_value = params.begin()->second;
+    CAPTURE(model_name);
+    CAPTURE(first_param_value);
     auto m = test::make_model(name, params);
     REQUIRE(m->has_vector_field_jacobian());
     for (int trial = 0; trial < 5; ++trial) {

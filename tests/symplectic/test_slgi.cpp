@@ -136,7 +136,8 @@ TEST_CASE("SLGI orders on the heavy top (thesis Fig. 2.2): theta = 0, 1/2, 1 giv
   const Eigen::VectorXd ref = test::run("heavy_top", {}, "rkmk4", T, T / 20000).y;
   const std::vector<int> steps{100, 200, 400, 800};
   for (const auto& [theta, order] : std::vector<std::pair<std::string, double>>{{"0", 1.0}, {"0.5", 2.0}, {"1", 1.0}}) {
-    CAPTURE(theta);
+    const std::string& theta_value = theta;  // clang 14 cannot capture a structured binding
+    CAPTURE(theta_value);
     std::vector<double> hs, err;
     for (int n : steps) {
       const Eigen::VectorXd y = test::run("heavy_top", {}, "slgi", T, T / n, 0, 0, {{"theta", theta}}).y;

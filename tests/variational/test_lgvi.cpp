@@ -136,7 +136,8 @@ TEST_CASE("adaptive LGVI, sequential, 3000 steps: energy to 1e-12, h/h0 in [0.99
       hmax = std::max(hmax, d[0] / 1e-3);
     }
     for (const auto& i : r.invariants) vertical = std::max(vertical, std::abs(i[1] - r.invariants.front()[1]));
-    CAPTURE(params.begin()->second);
+    const std::string& start = params.begin()->second;  // clang 14 cannot capture a structured binding
+    CAPTURE(start);
     CHECK(de < 1e-12);
     CHECK(hmin >= 0.99);
     CHECK(hmax <= 1.01);
@@ -238,7 +239,8 @@ TEST_CASE("LGVI on SE(3), underwater vehicle, T = 10: first order in energy (1.1
     double momentum = 0;
     for (const auto& i : r.invariants)
       for (int c : {1, 2, 3}) momentum = std::max(momentum, std::abs(i[c] - r.invariants.front()[c]));
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     CHECK(momentum < 1e-9);
   }
 }

@@ -80,7 +80,8 @@ TEST_CASE("Hermite methods: order 2 (variational) and 4 (Galerkin) in q, v and m
       ev.push_back(std::abs(t.y[1] - ref[1]));
       ee.push_back(t.drift.at("energy"));
     }
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     CHECK(loglog_slope(hs, eq) == doctest::Approx(order).epsilon(0.1 / order));
     CHECK(loglog_slope(hs, ev) == doctest::Approx(order).epsilon(0.1 / order));
     CHECK(loglog_slope(hs, ee) == doctest::Approx(order).epsilon(0.1 / order));
@@ -102,7 +103,8 @@ TEST_CASE("Hermite one-step maps on the harmonic oscillator at h = 0.3 equal the
     p2["q0"] = "0", p2["v0"] = "1";
     const Eigen::VectorXd c1 = test::run("harmonic_oscillator", p1, method, h, h).y;  // (A, C)
     const Eigen::VectorXd c2 = test::run("harmonic_oscillator", p2, method, h, h).y;  // (B, A)
-    CAPTURE(method);
+    const std::string& method_name = method;  // clang 14 cannot capture a structured binding
+    CAPTURE(method_name);
     CHECK(std::abs(c1[0] - abc[0]) < 1e-12);
     CHECK(std::abs(c1[1] - abc[2]) < 1e-12);
     CHECK(std::abs(c2[0] - abc[1]) < 1e-12);
@@ -253,7 +255,8 @@ TEST_CASE("vi_adaptive, damped oscillator: h_k increases monotonically with damp
     bool monotone = true;
     for (std::size_t i = 2; i < steps.sizes.size(); ++i)
       monotone = monotone && (increasing ? steps.sizes[i] > steps.sizes[i - 1] : steps.sizes[i] < steps.sizes[i - 1]);
-    CAPTURE(zeta);
+    const std::string& zeta_value = zeta;  // clang 14 cannot capture a structured binding
+    CAPTURE(zeta_value);
     MESSAGE("zeta ", zeta, ": h from ", steps.sizes[1], " to ", steps.sizes.back());
     CHECK(monotone);
   }

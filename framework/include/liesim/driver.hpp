@@ -21,7 +21,7 @@ struct StepControl {
   double atol = 0.0;                 ///< absolute tolerance; the tolerance tol for l2
   ErrorNorm norm = ErrorNorm::wrms;  ///< option error_norm
   double theta = 0.85;               ///< safety factor (option theta)
-  double h0 = 0.0;                   ///< initial step; 0 = (t_end - t0) / 100 (option h0)
+  double h0 = 0.0;                   ///< initial step; 0 = initial_step()'s estimate (option h0)
   double h_min = 0.0;                ///< smallest allowed step (option h_min)
   double h_max = std::numeric_limits<double>::infinity();       ///< option h_max
   long max_steps = 1000000;          ///< accepted + rejected steps allowed (option max_steps)
@@ -66,6 +66,16 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
                     ConstVec y0, Observer& observer);
 /// Integrate with a self-controlled solver, with output at spec.solver_outputs equal intervals.
 RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer);
+
+/// The default first step of an adaptive kernel-driven run, the starting step size algorithm of
+/// Hairer, Nørsett & Wanner, Solving ODEs I, §II.4: with the controller's norm ||.|| (wrms scaled
+/// by atol + rtol |y0_i|, or the 2-norm divided by atol), d0 = ||y0||, d1 = ||F(t0, y0)||,
+/// h = 0.01 d0/d1 (1e-6 if either is below 1e-5), one Euler step y1 (for a Lie group method the
+/// Lie-Euler step exp(h f(t0, y0)) . y0, which stays on M), d2 = ||F(t0 + h, y1) - F(t0, y0)|| / h,
+/// h1 = (0.01 / max(d1, d2))^(1/(p+1)) (max(1e-6, 1e-3 h) if max(d1, d2) <= 1e-15);
+/// the result is min(100 h, h1, h_max, t_end - t0). p is the method's order. Two evaluations of the
+/// field, counted in the run's statistics. If the model refuses either evaluation, (t_end - t0)/100.
+double initial_step(Model& model, const MethodInfo& method, const RunSpec& spec, ConstVec y0);
 
 /// The local error norm used by the controller (exposed for tests).
 double error_norm(const StepControl& c, ErrorSpace space, ConstVec err, ConstVec y, ConstVec y_new);

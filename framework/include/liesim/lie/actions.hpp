@@ -71,12 +71,12 @@ struct SE3OnTS2 {
   }
   /// exp(u, v)·(q, w) with the rotation applied by Rodrigues on vectors.
   static Point act_exp(const Group::Algebra& xi, const Point& m) {
-    const Eigen::Vector3d u = xi.head<3>();
-    const Eigen::Vector3d Aq = SO3::act_exp(u, m.head<3>());
-    const Eigen::Vector3d a = SO3::dexp(u, xi.tail<3>());  // V(u) v
+    const SO3::Exp e(xi.head<3>());
+    const Eigen::Vector3d Aq = e.rotate(m.head<3>());
+    const Eigen::Vector3d a = e.dexp(xi.tail<3>());  // V(u) v
     Point out;
     out.head<3>() = Aq;
-    out.tail<3>() = SO3::act_exp(u, m.tail<3>()) + a.cross(Aq);
+    out.tail<3>() = e.rotate(m.tail<3>()) + a.cross(Aq);
     return out;
   }
   /// psi_*(u, v)|_(q,w) = (u × q, u × w + v × q).
@@ -114,11 +114,11 @@ struct SE3Coadjoint {
   }
   /// exp(u, v)·(Pi, Gamma) with the rotation applied by Rodrigues on vectors.
   static Point act_exp(const Group::Algebra& xi, const Point& m) {
-    const Eigen::Vector3d u = xi.head<3>();
-    const Eigen::Vector3d gG = SO3::act_exp(u, m.tail<3>());
-    const Eigen::Vector3d a = SO3::dexp(u, xi.tail<3>());  // V(u) v
+    const SO3::Exp e(xi.head<3>());
+    const Eigen::Vector3d gG = e.rotate(m.tail<3>());
+    const Eigen::Vector3d a = e.dexp(xi.tail<3>());  // V(u) v
     Point out;
-    out.head<3>() = SO3::act_exp(u, m.head<3>()) + a.cross(gG);
+    out.head<3>() = e.rotate(m.head<3>()) + a.cross(gG);
     out.tail<3>() = gG;
     return out;
   }

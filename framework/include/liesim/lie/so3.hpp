@@ -10,6 +10,9 @@
 // cancel catastrophically (relative error ~ eps/alpha^2 or ~ eps/alpha^4; at alpha = 1e-2 the
 // closed-form D~ is only good to ~2e-5), so those switch at alpha ~ 1..3 where the closed form
 // is accurate to < 10 eps, and their series carry enough terms to be accurate to ~1e-17 there.
+// Below the switch, a series is cut after as many terms as the angle needs (series_tiers): at
+// the small angles of a step (alpha = h |w| ~ 1e-3 .. 1e-2) a few terms, not the 13 to 32 the
+// switch point needs; the terms left out sum to below 2^-56 of the value (round-off).
 #pragma once
 
 #include "liesim/lie/bernoulli.hpp"
@@ -48,12 +51,58 @@ constexpr std::array<double, N> derivative_over_alpha(const std::array<double, N
   for (std::size_t k = 0; k < N; ++k) c[k] = 2.0 * static_cast<double>(k + 1) * a[k + 1];
   return c;
 }
+/// The number of leading terms of sum c[k] x^k, x = alpha^2, that is accurate to round-off for
+/// alpha <= alpha_max: the first K whose left-out terms sum (in absolute value) to at most
+/// 2^-56 |c[0]|; every function here stays above |c[0]|/2 below its switch point.
+template <std::size_t N>
+constexpr std::size_t terms_for(const std::array<double, N>& c, double alpha_max) {
+  const double x = alpha_max * alpha_max;
+  const double bound = 0x1p-56 * (c[0] < 0 ? -c[0] : c[0]);
+  for (std::size_t K = 1; K < N; ++K) {
+    double tail = 0.0, p = 1.0;
+    for (std::size_t k = 0; k < N; ++k) {
+      if (k >= K) tail += (c[k] < 0 ? -c[k] : c[k]) * p;
+      p *= x;
+    }
+    if (tail <= bound) return K;
+  }
+  return N;
+}
+/// sum_{k<K} c[k] x^k by Horner's rule.
+template <std::size_t K, std::size_t N>
+constexpr double horner_first(const std::array<double, N>& c, double x) {
+  static_assert(K >= 1 && K <= N);
+  double s = c[K - 1];
+  for (std::size_t k = K - 1; k-- > 0;) s = s * x + c[k];
+  return s;
+}
 inline constexpr auto abs_b2k = liesim::lie::detail::make_abs_b2k_over_factorial<33>();
 template <std::size_t N>
 constexpr std::array<double, N> shifted_b2k(std::size_t first) {
   std::array<double, N> c{};
   for (std::size_t k = 0; k < N; ++k) c[k] = abs_b2k[k + first];
   return c;
+}
+}  // namespace detail
+
+/// Angles up to which a series is cut to fewer terms (detail::terms_for); above the last tier
+/// below its switch point a function sums every term.
+inline constexpr std::array<double, 4> series_tiers = {0.01, 0.05, 0.2, 0.6};
+
+namespace detail {
+/// sum c[k] alpha^2k with the terms the angle needs: each tier below the switch point sums only
+/// the first terms_for(c, tier) terms.
+template <const auto& c>
+double tiered_series(double a, double series_switch) {
+  const double x = a * a;
+  constexpr std::size_t N = c.size();
+  constexpr std::size_t k0 = terms_for(c, series_tiers[0]), k1 = terms_for(c, series_tiers[1]),
+                        k2 = terms_for(c, series_tiers[2]), k3 = terms_for(c, series_tiers[3]);
+  if (a <= series_tiers[0]) return horner_first<k0>(c, x);
+  if (a <= series_tiers[1]) return horner_first<k1>(c, x);
+  if (series_switch > series_tiers[1] && a <= series_tiers[2]) return horner_first<k2>(c, x);
+  if (series_switch > series_tiers[2] && a <= series_tiers[3]) return horner_first<k3>(c, x);
+  return horner_first<N>(c, x);
 }
 }  // namespace detail
 
@@ -64,7 +113,7 @@ struct Sinc {
   /// Closed form sin(a)/a (accurate for a > 0).
   static double closed(double a) { return std::sin(a) / a; }
   /// Series in a^2 (6 terms: error < a^12/13! ~ 1e-34 at the switch).
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -79,7 +128,7 @@ struct OneMinusCos {
     return 2.0 * h * h;
   }
   /// Series in a^2.
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -91,7 +140,7 @@ struct AlphaMinusSin {
   /// Closed form (a - sin a)/a^3.
   static double closed(double a) { return (a - std::sin(a)) / (a * a * a); }
   /// Series in a^2 (13 terms: error < 1/29! at a = 1).
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -107,7 +156,7 @@ struct DexpinvG2 {
     return (1.0 - s * std::cos(s) / std::sin(s)) / (a * a);
   }
   /// Series in a^2: 1/12 + a^2/720 + a^4/30240 + a^6/1209600 + ... (18 terms, ratio (a/2pi)^2).
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -125,7 +174,7 @@ struct OneMinusCosTilde {
     return (a * std::sin(a) - 4.0 * h * h) / (a2 * a2);
   }
   /// Series in a^2.
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -143,7 +192,7 @@ struct AlphaMinusSinTilde {
     return (2.0 * a * h * h - 3.0 * (a - std::sin(a))) / (a2 * a2 * a);
   }
   /// Series in a^2.
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -161,7 +210,7 @@ struct DexpinvG2Tilde {
     return (s * std::cos(s) / sn + s * s / (sn * sn) - 2.0) / (a2 * a2);
   }
   /// Series in a^2 (32 terms, ratio (a/2pi)^2 = 0.23 at the switch).
-  static double series(double a) { return detail::horner(c, a * a); }
+  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -263,6 +312,26 @@ struct SO3 {
     const Algebra uv = u.cross(v);
     return v - 0.5 * uv + coeff::DexpinvG2::eval(a) * u.cross(uv);
   }
+
+  /// exp(hat u) and V(u) = dexp_u applied to several vectors, with a = |u| and the coefficients
+  /// computed once (the SE(3) actions move two vectors and need V(u) v: one norm, not three).
+  /// rotate(p) equals act_exp(u, p) and dexp(v) equals dexp(u, v), term for term.
+  struct Exp {
+    explicit Exp(const Algebra& axis)
+        : u(axis), a(axis.norm()), A(coeff::Sinc::eval(a)), B(coeff::OneMinusCos::eval(a)), C(coeff::AlphaMinusSin::eval(a)) {}
+    /// exp(hat u) p.
+    Eigen::Vector3d rotate(const Eigen::Vector3d& p) const {
+      const Eigen::Vector3d up = u.cross(p);
+      return p + A * up + B * u.cross(up);
+    }
+    /// V(u) v = dexp_u(v).
+    Algebra dexp(const Algebra& v) const {
+      const Algebra uv = u.cross(v);
+      return v + B * uv + C * u.cross(uv);
+    }
+    Algebra u;
+    double a, A, B, C;
+  };
 
   /// exp(u) p = p + (sin a/a) u×p + ((1-cos a)/a^2) u×(u×p), without forming the matrix
   /// [thesis Example 12 with the sign corrected, erratum 1].
