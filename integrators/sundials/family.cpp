@@ -124,8 +124,13 @@ class SundialsFamily final : public sdk::IntegratorFamily {
     if (e->method == Method::ida) {
       o.push_back({"max_order", "5", "", "largest BDF order, 1..5 (IDASetMaxOrd)"});
       o.push_back({"algebraic_atol", "1", "",
-                   "absolute tolerance of the algebraic components (multipliers), which IDA leaves out of the error test "
-                   "(IDASetSuppressAlg) and uses only in its Newton convergence test (IDASVtolerances; see README.md)"});
+                   "absolute tolerance of the algebraic components z (multipliers), which IDA leaves out of the error test "
+                   "(IDASetSuppressAlg) and uses only in its Newton convergence test, with weights |h| / (rtol |z| + "
+                   "algebraic_atol): a tolerance on the impulse h z over a step (IDAWFtolerances; see README.md)"});
+      o.push_back({"fresh_jacobian", "true", "",
+                   "true: IDA's Newton iteration starts every step from a new difference-quotient Jacobian; false: IDA's "
+                   "own reuse (a new one only when cj changed by 25 % or after a failure), which on index-2 constraints "
+                   "accepts inaccurate Newton iterates (more steps, lower orders; see README.md): true|false"});
       o.push_back({"stop_at_outputs", "true", "",
                    "true: IDA steps exactly to every output time (IDASetStopTime), so outputs are Newton solutions on the "
                    "constraints; false: outputs are IDA's interpolant between its steps (constraint residuals of the size "
@@ -179,6 +184,7 @@ class SundialsFamily final : public sdk::IntegratorFamily {
       if (e->method == Method::arkode_dirk) o.fixed_step_tol = s.positive("fixed_step_tol");
       if (e->method == Method::ida) {
         o.algebraic_atol = s.positive("algebraic_atol");
+        o.fresh_jacobian = boolean(s, "fresh_jacobian");
         o.stop_at_outputs = boolean(s, "stop_at_outputs");
       }
       if (e->method == Method::arkode_erk || e->method == Method::arkode_dirk) {

@@ -4,13 +4,16 @@
 
 #include <sundials/sundials_linearsolver.h>
 #include <sundials/sundials_matrix.h>
+#include <sundials/sundials_nonlinearsolver.h>
 
 namespace liesim::sundials {
 
 /// ida: IDA on G(t, x, x') = 0 of Model::dae(), Newton + dense linear solver with SUNDIALS'
-/// difference-quotient Jacobian; algebraic components (id = 0) are left out of the error test
-/// (IDASetSuppressAlg). Each output is IDA's interpolant at t_out mapped to the model's state by
-/// DaeFormulation::to_state. Every residual evaluation is counted as one F evaluation of the model.
+/// difference-quotient Jacobian, by default a new one at every step (option fresh_jacobian);
+/// algebraic components (id = 0) are left out of the error test (IDASetSuppressAlg) and weighted
+/// in the Newton test by the step size (weights()). Each output is IDA's solution at t_out mapped
+/// to the model's state by DaeFormulation::to_state. Every residual evaluation is counted as one F
+/// evaluation of the model.
 class IdaSolver final : public SolverBase {
  public:
   explicit IdaSolver(Options options) : SolverBase(Method::ida, std::move(options)) {}
@@ -30,6 +33,11 @@ class IdaSolver final : public SolverBase {
   const char* module() const noexcept override { return "IDA"; }
   /// IDAResFn: r = G(t, x, x') through DaeFormulation::residual (0 ok, 1 recoverable, -1 fatal).
   static int residual(double t, N_Vector x, N_Vector xdot, N_Vector r, void* self) noexcept;
+  /// IDAEwtFn: w_i = 1 / (rtol |x_i| + atol) for the differential components, and
+  /// w_i = |h| / (rtol |x_i| + algebraic_atol) for the algebraic ones (h: the step IDA attempts
+  /// next; before the first step h_ref_), so that an index-2 multiplier is measured by its impulse
+  /// h z over a step, which the Newton iteration resolves independently of h (README.md, "ida").
+  static int weights(N_Vector x, N_Vector w, void* self) noexcept;
   /// IDA's failure flags (its residual, not a vector field), then the common ones.
   std::string failure_hint(const std::string& name) const override;
 
@@ -37,8 +45,11 @@ class IdaSolver final : public SolverBase {
   void* mem_ = nullptr;
   SUNMatrix A_ = nullptr;
   SUNLinearSolver LS_ = nullptr;
-  Eigen::VectorXd x_, xdot_, id_, atol_;  ///< DAE point, its derivative, the differential marks, atol
-  BorrowedVector xv_, xdotv_, idv_, atolv_;
+  SUNNonlinearSolver NLS_ = nullptr;  ///< Newton with a new Jacobian at every step (fresh_jacobian)
+  double rtol_ = 0.0;
+  double h_ref_ = 0.0;  ///< step size of the algebraic weights before IDA's first step
+  Eigen::VectorXd x_, xdot_, id_, atol_;  ///< DAE point, its derivative, the differential marks, atol (per component)
+  BorrowedVector xv_, xdotv_, idv_;
 };
 
 }  // namespace liesim::sundials

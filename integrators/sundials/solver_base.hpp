@@ -31,7 +31,8 @@ struct Options {
   long fixedpoint_accel = 0;     ///< fixedpoint_accel: Anderson acceleration depth m
   bool proj_err_est = true;      ///< proj_err_est: project the error estimate too
   double fixed_step_tol = 1e-10; ///< fixed_step_tol: rtol = atol of the Newton test with a fixed step
-  double algebraic_atol = 1.0;   ///< algebraic_atol: IDA's absolute tolerance of the algebraic components
+  double algebraic_atol = 1.0;   ///< algebraic_atol: IDA's absolute tolerance of h times the algebraic components
+  bool fresh_jacobian = true;    ///< fresh_jacobian: IDA's Newton starts every step from a new Jacobian
   bool stop_at_outputs = true;   ///< stop_at_outputs: IDA steps to each output time (IDASetStopTime)
   JacobianSource jacobian = JacobianSource::automatic;  ///< jacobian (Newton-based CVODE and ARKODE methods)
 };

@@ -13,7 +13,16 @@ void note() {
 }
 }  // namespace
 
+// GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
+#define LIESIM_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LIESIM_TEST_ASAN 1
+#endif
+#endif
+
+#if defined(LIESIM_TEST_ASAN)
 // Under AddressSanitizer malloc belongs to the sanitizer: count through its allocation hooks.
 extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*)(const volatile void*, std::size_t), void (*)(const volatile void*));
 namespace {

@@ -779,7 +779,12 @@ TEST_CASE("mpirun -np 3: the same results as --jobs 1; runs that crash, exit, th
   const fs::path d = fresh_dir("mpi");
   // Under AddressSanitizer (scripts/sanitize.sh) Open MPI's components keep memory until exit from
   // modules unloaded at finalize, which no suppression can name: no leak check for the ranks.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#define LIESIM_HAS_FEATURE(x) __has_feature(x)
+#else
+#define LIESIM_HAS_FEATURE(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || LIESIM_HAS_FEATURE(address_sanitizer)
   const std::string sanitizer = "env ASAN_OPTIONS=detect_leaks=0:handle_segv=0 ";
 #else
   const std::string sanitizer;
