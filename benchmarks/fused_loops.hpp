@@ -35,13 +35,9 @@ inline liesim::pendulum_chain::Chain unit_chain(int n) {
 inline double rk4(const liesim::pendulum_chain::Chain& c, Eigen::VectorXd y, double h, int steps) {
   const int n = c.size();
   liesim::pendulum_chain::ChainWorkspace ws(n);
-  Eigen::VectorXd k1(6 * n), k2(6 * n), k3(6 * n), k4(6 * n), Y(6 * n), wdot(3 * n);
+  Eigen::VectorXd k1(6 * n), k2(6 * n), k3(6 * n), k4(6 * n), Y(6 * n);
   auto F = [&](const Eigen::VectorXd& x, Eigen::VectorXd& dx) {
-    liesim::pendulum_chain::angular_accelerations(c, x.data(), wdot.data(), ws);
-    for (int i = 0; i < n; ++i) {
-      dx.segment<3>(6 * i) = Eigen::Vector3d(x.segment<3>(6 * i + 3)).cross(Eigen::Vector3d(x.segment<3>(6 * i)));
-      dx.segment<3>(6 * i + 3) = wdot.segment<3>(3 * i);
-    }
+    liesim::pendulum_chain::chain_field(c, x.data(), dx.data(), liesim::pendulum_chain::ChainField::vector_field, ws);
   };
   for (int s = 0; s < steps; ++s) {
     F(y, k1);
@@ -60,15 +56,11 @@ inline double rk4(const liesim::pendulum_chain::Chain& c, Eigen::VectorXd y, dou
 inline double rkmk4(const liesim::pendulum_chain::Chain& c, Eigen::VectorXd y, double h, int steps) {
   const int n = c.size();
   liesim::pendulum_chain::ChainWorkspace ws(n);
-  Eigen::VectorXd wdot(3 * n), Y(6 * n), u(6 * n), sigma(6 * n);
+  Eigen::VectorXd Y(6 * n), u(6 * n), sigma(6 * n);
   Eigen::MatrixXd K(6 * n, 4);
   using A = liesim::lie::SE3OnTS2;
   auto f = [&](const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> xi) {
-    liesim::pendulum_chain::angular_accelerations(c, x.data(), wdot.data(), ws);
-    for (int i = 0; i < n; ++i) {
-      xi.segment<3>(6 * i) = x.segment<3>(6 * i + 3);
-      xi.segment<3>(6 * i + 3) = Eigen::Vector3d(x.segment<3>(6 * i)).cross(Eigen::Vector3d(wdot.segment<3>(3 * i)));
-    }
+    liesim::pendulum_chain::chain_field(c, x.data(), xi.data(), liesim::pendulum_chain::ChainField::generator, ws);
   };
   auto act = [&](const Eigen::VectorXd& s, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
     for (int i = 0; i < n; ++i) out.segment<6>(6 * i) = A::act_exp(s.segment<6>(6 * i), x.segment<6>(6 * i));

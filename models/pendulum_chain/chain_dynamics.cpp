@@ -24,7 +24,9 @@ void solve_factorised(const ChainWorkspace& ws, Eigen::VectorXd& b) {
 }
 }  // namespace
 
-void angular_accelerations(const Chain& c, const double* y, double* wdot, ChainWorkspace& ws) {
+namespace {
+/// The link tensions at y (ws.tension), with the Thomas factorisation of their system kept in ws.
+void solve_tensions(const Chain& c, const double* y, ChainWorkspace& ws) {
   const int n = c.size();
   const Eigen::Vector3d gvec(0.0, 0.0, -c.g);
   // Row i of the tension system (0-based), from q_i . (x_i'' - x_{i-1}'') = -L_i |q_i'|^2.
@@ -48,15 +50,42 @@ void angular_accelerations(const Chain& c, const double* y, double* wdot, ChainW
     ws.pivot[i] = ws.diag[i] - ws.mult[i] * ws.upper[i - 1];
   }
   solve_factorised(ws, ws.tension);
-  // Accelerations of the masses, then of the links.
+}
+
+/// One pass over the links after the tension solve: the acceleration of mass i, q_i'' and
+/// wdot_i = q_i x q_i'' (ws.acc, ws.qdd), each handed to emit(i, wdot_i).
+template <class Emit>
+void link_pass(const Chain& c, const double* y, ChainWorkspace& ws, Emit&& emit) {
+  const int n = c.size();
+  const Eigen::Vector3d gvec(0.0, 0.0, -c.g);
   for (int i = 0; i < n; ++i) {
     Eigen::Vector3d a = gvec - (ws.tension[i] / c.m[i]) * q_of(y, i);
     if (i + 1 < n) a += (ws.tension[i + 1] / c.m[i]) * q_of(y, i + 1);
     ws.acc.col(i) = a;
+    ws.qdd.col(i) = (i == 0 ? a : Eigen::Vector3d(a - ws.acc.col(i - 1))) / c.L[i];
+    emit(i, Eigen::Vector3d(q_of(y, i).cross(Eigen::Vector3d(ws.qdd.col(i)))));
   }
-  for (int i = 0; i < n; ++i) {
-    ws.qdd.col(i) = (i == 0 ? ws.acc.col(0) : Eigen::Vector3d(ws.acc.col(i) - ws.acc.col(i - 1))) / c.L[i];
-    Eigen::Map<Eigen::Vector3d>(wdot + 3 * i) = q_of(y, i).cross(Eigen::Vector3d(ws.qdd.col(i)));
+}
+}  // namespace
+
+void angular_accelerations(const Chain& c, const double* y, double* wdot, ChainWorkspace& ws) {
+  solve_tensions(c, y, ws);
+  link_pass(c, y, ws, [&](int i, const Eigen::Vector3d& wd) { Eigen::Map<Eigen::Vector3d>(wdot + 3 * i) = wd; });
+}
+
+void chain_field(const Chain& c, const double* y, double* out, ChainField kind, ChainWorkspace& ws) {
+  solve_tensions(c, y, ws);
+  if (kind == ChainField::generator) {
+    // xi_i = (w_i, q_i x wdot_i) in se(3): the action's generator psi_*(xi) gives (w_i x q_i, wdot_i).
+    link_pass(c, y, ws, [&](int i, const Eigen::Vector3d& wd) {
+      Eigen::Map<Eigen::Vector3d>(out + 6 * i) = w_of(y, i);
+      Eigen::Map<Eigen::Vector3d>(out + 6 * i + 3) = q_of(y, i).cross(wd);
+    });
+  } else {
+    link_pass(c, y, ws, [&](int i, const Eigen::Vector3d& wd) {
+      Eigen::Map<Eigen::Vector3d>(out + 6 * i) = w_of(y, i).cross(q_of(y, i));
+      Eigen::Map<Eigen::Vector3d>(out + 6 * i + 3) = wd;
+    });
   }
 }
 

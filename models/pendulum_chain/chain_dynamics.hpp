@@ -33,6 +33,16 @@ struct ChainWorkspace {
 /// which satisfy a symmetric positive definite tridiagonal system (Thomas algorithm, O(N)).
 void angular_accelerations(const Chain& chain, const double* y, double* wdot, ChainWorkspace& ws);
 
+/// What chain_field writes, 6 numbers per link.
+enum class ChainField {
+  generator,    ///< xi = [w_1, q_1 x wdot_1, ...] in se(3)^N (the Lie group methods' f)
+  vector_field  ///< F = [w_1 x q_1, wdot_1, ...] in R^6N (the classical methods' field)
+};
+
+/// The generator or the embedded field at y, written inside the pass over the links that follows
+/// the tension solve (no second pass over the state).
+void chain_field(const Chain& chain, const double* y, double* out, ChainField kind, ChainWorkspace& ws);
+
 /// dF/dy of the embedded field F(y) = [w_1 x q_1, wdot_1, ...] (6N x 6N, column-major into J):
 /// exact, by differentiating the tension solve (T dtau = d(rhs) - dT tau, with the factorisation of
 /// T) along each unit vector; O(N) per column, O(N^2) in all, valid for every y in R^{6N}.

@@ -38,7 +38,7 @@ class PendulumChain final : public sdk::Model {
   /// `cartesian_dae`: also offer the GGL formulation of cartesian_dae.hpp through dae().
   PendulumChain(Chain chain, Eigen::VectorXd y0, bool cartesian_dae)
       : sdk::Model(std::make_unique<PowerSpace<lie::SE3OnTS2>>(chain.size())),
-        chain_(std::move(chain)), y0_(std::move(y0)), ws_(chain_.size()), wdot_(3 * chain_.size()) {
+        chain_(std::move(chain)), y0_(std::move(y0)), ws_(chain_.size()) {
     if (cartesian_dae) dae_ = std::make_unique<CartesianDae>(chain_);
   }
 
@@ -92,27 +92,18 @@ class PendulumChain final : public sdk::Model {
 
  private:
   Status do_generator(double, ConstVec y, Vec xi) noexcept override {
-    angular_accelerations(chain_, y.data(), wdot_.data(), ws_);
-    for (int i = 0; i < chain_.size(); ++i) {
-      xi.segment<3>(6 * i) = y.segment<3>(6 * i + 3);
-      xi.segment<3>(6 * i + 3) = Eigen::Vector3d(y.segment<3>(6 * i)).cross(Eigen::Vector3d(wdot_.segment<3>(3 * i)));
-    }
+    chain_field(chain_, y.data(), xi.data(), ChainField::generator, ws_);
     return Status::ok;
   }
 
   Status do_vector_field(double, ConstVec y, Vec dy) noexcept override {
-    angular_accelerations(chain_, y.data(), wdot_.data(), ws_);
-    for (int i = 0; i < chain_.size(); ++i) {
-      dy.segment<3>(6 * i) = Eigen::Vector3d(y.segment<3>(6 * i + 3)).cross(Eigen::Vector3d(y.segment<3>(6 * i)));
-      dy.segment<3>(6 * i + 3) = wdot_.segment<3>(3 * i);
-    }
+    chain_field(chain_, y.data(), dy.data(), ChainField::vector_field, ws_);
     return Status::ok;
   }
 
   Chain chain_;
   Eigen::VectorXd y0_;
   ChainWorkspace ws_;
-  Eigen::VectorXd wdot_;
   std::unique_ptr<CartesianDae> dae_;  ///< formulation=cartesian_dae only (refers to chain_)
 };
 
