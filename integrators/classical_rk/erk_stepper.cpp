@@ -9,6 +9,8 @@ ErkStepper::ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedd
 Status ErkStepper::init(Model& model, std::string& error) noexcept {
   try {
     model_ = &model;
+    // Without an error estimate, only the stages the update uses.
+    used_stages_ = adaptive_ ? tab_.stages : stages_needed(tab_, embedded_solution_ ? tab_.b_hat : tab_.b);
     K_.setZero(model.size(), tab_.stages);
     Y_.setZero(model.size());
     return Status::ok;
@@ -19,7 +21,7 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
 }
 
 Status ErkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
-  for (int i = 0; i < tab_.stages; ++i) {
+  for (int i = 0; i < used_stages_; ++i) {
     Y_ = y;
     for (int j = 0; j < i; ++j)
       if (tab_.A[i][j] != 0.0) Y_.noalias() += (h * tab_.A[i][j]) * K_.col(j);
@@ -28,7 +30,7 @@ Status ErkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noex
   }
   const double* w = embedded_solution_ ? tab_.b_hat : tab_.b;
   y_new = y;
-  for (int i = 0; i < tab_.stages; ++i)
+  for (int i = 0; i < used_stages_; ++i)
     if (w[i] != 0.0) y_new.noalias() += (h * w[i]) * K_.col(i);
   if (adaptive_) {
     err.setZero();

@@ -18,6 +18,7 @@ class ErkStepper final : public sdk::Stepper {
   const ButcherTableau& tab_;
   bool adaptive_;
   bool embedded_solution_;
+  int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)
   Model* model_ = nullptr;
   Eigen::MatrixXd K_;  // n x s
   Eigen::VectorXd Y_;

@@ -3,6 +3,8 @@
 
 #include <liesim/lie/bernoulli.hpp>
 
+#include <algorithm>
+
 namespace liesim::lie_rk {
 
 RkmkStepper::RkmkStepper(MuntheKaasScheme scheme, DexpinvMode mode, int series_order, bool adaptive,
@@ -16,7 +18,12 @@ Status RkmkStepper::init(Model& model, std::string& error) noexcept {
     if (mode_ == DexpinvMode::exact && !model.space().has_exact_dexpinv()) mode_ = DexpinvMode::series;
     const int d = model.space().algebra_dim();
     const int n = model.size();
-    const int s = scheme_.tableau->stages;
+    const ButcherTableau& tab = *scheme_.tableau;
+    const int s = tab.stages;
+    // Without an error estimate, only the stages the update uses (and its commutators' stages).
+    used_stages_ = adaptive_ ? s : stages_needed(tab, embedded_solution_ ? tab.b_hat : tab.b);
+    for (const auto& c : scheme_.commutators)
+      if (c.row == s) used_stages_ = std::max({used_stages_, c.i + 1, c.j + 1});
     K_.setZero(d, s);
     u_.setZero(d);
     f_.setZero(d);
@@ -65,7 +72,7 @@ Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
   const ButcherTableau& tab = *scheme_.tableau;
   const HomogeneousSpace& space = model_->space();
   Status s = Status::ok;
-  for (int i = 0; i < tab.stages; ++i) {
+  for (int i = 0; i < used_stages_; ++i) {
     u_.setZero();
     bool moved = false;
     for (int j = 0; j < i; ++j)
@@ -85,7 +92,7 @@ Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
   }
   sigma_.setZero();
   sigma_hat_.setZero();
-  for (int i = 0; i < tab.stages; ++i) {
+  for (int i = 0; i < used_stages_; ++i) {
     if (tab.b[i] != 0.0) sigma_.noalias() += (h * tab.b[i]) * K_.col(i);
     if (tab.b_hat[i] != 0.0) sigma_hat_.noalias() += (h * tab.b_hat[i]) * K_.col(i);
   }

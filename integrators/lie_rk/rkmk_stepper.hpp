@@ -32,6 +32,7 @@ class RkmkStepper final : public sdk::Stepper {
   int series_order_;
   bool adaptive_;
   bool embedded_solution_;
+  int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)
   Model* model_ = nullptr;
   Eigen::MatrixXd K_;                      // d x s stage derivatives
   Eigen::VectorXd u_, f_, Y_, sigma_, sigma_hat_, w1_, w2_;

@@ -24,6 +24,15 @@ struct ButcherTableau {
   double b_hat[max_stages];  ///< embedded weights (all 0 if none)
 };
 
+/// The stages a step without an error estimate needs: up to the last one with a non-zero weight
+/// in `weights` (b, or b_hat for a method that advances with it). The main method of an FSAL pair
+/// skips its last stage: Dormand–Prince 5 has b_7 = 0, so a fixed-step DOPRI5 step takes 6.
+inline int stages_needed(const ButcherTableau& t, const double* weights) {
+  int s = t.stages;
+  while (s > 1 && weights[s - 1] == 0.0) --s;
+  return s;
+}
+
 /// A term coef * [K_i, K_j] (K = h f(Y)) added to the algebra argument of stage `row`
 /// (row == stages: the update). Used by RKMK schemes that replace dexpinv by commutators.
 struct CommutatorTerm {
