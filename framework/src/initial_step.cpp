@@ -9,16 +9,11 @@ namespace liesim {
 
 namespace {
 
-/// The controller's norm of v, scaled at y0: wrms with weights atol + rtol |y0_i|, or the 2-norm
-/// in units of atol (the l2 controller accepts ||err||_2 < atol).
+/// The controller's norm of v, scaled at y0 (error_norm with y = y_new = y0): wrms with weights
+/// rtol |y0_i| + atol, or the 2-norm in units of atol (the l2 controller accepts ||err||_2 < atol).
 double scaled_norm(const StepControl& c, ConstVec v, ConstVec y0) {
-  if (c.norm == ErrorNorm::l2) return v.norm() / c.atol;
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    const double w = c.atol + c.rtol * std::abs(y0[i]);
-    sum += (v[i] / w) * (v[i] / w);
-  }
-  return std::sqrt(sum / static_cast<double>(std::max<Eigen::Index>(v.size(), 1)));
+  const double e = error_norm(c, ErrorSpace::embedding, v, y0, y0);
+  return c.norm == ErrorNorm::l2 ? e / c.atol : e;
 }
 
 /// F(t, y) in embedding coordinates the way the method sees it: psi_*(f(t, y)) for a Lie group

@@ -22,9 +22,7 @@ void solve_factorised(const ChainWorkspace& ws, Eigen::VectorXd& b) {
   b[n - 1] /= ws.pivot[n - 1];
   for (Eigen::Index i = n - 2; i >= 0; --i) b[i] = (b[i] - ws.upper[i] * b[i + 1]) / ws.pivot[i];
 }
-}  // namespace
 
-namespace {
 /// The link tensions at y (ws.tension), with the Thomas factorisation of their system kept in ws.
 void solve_tensions(const Chain& c, const double* y, ChainWorkspace& ws) {
   const int n = c.size();

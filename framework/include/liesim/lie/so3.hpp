@@ -29,12 +29,18 @@ namespace liesim::lie {
 namespace coeff {
 
 namespace detail {
+/// sum_{k<K} c[k] x^k by Horner's rule (K = N: every term).
+template <std::size_t K, std::size_t N>
+constexpr double horner_first(const std::array<double, N>& c, double x) {
+  static_assert(K >= 1 && K <= N);
+  double s = c[K - 1];
+  for (std::size_t k = K - 1; k-- > 0;) s = s * x + c[k];
+  return s;
+}
 /// sum_{k<N} c[k] x^k by Horner's rule.
 template <std::size_t N>
 constexpr double horner(const std::array<double, N>& c, double x) {
-  double s = c[N - 1];
-  for (std::size_t k = N - 1; k-- > 0;) s = s * x + c[k];
-  return s;
+  return horner_first<N>(c, x);
 }
 /// c[k] = (-1)^k/(2k+shift)!: coefficients of sum_k (-1)^k x^k/(2k+shift)!.
 template <std::size_t N>
@@ -68,14 +74,6 @@ constexpr std::size_t terms_for(const std::array<double, N>& c, double alpha_max
   }
   return N;
 }
-/// sum_{k<K} c[k] x^k by Horner's rule.
-template <std::size_t K, std::size_t N>
-constexpr double horner_first(const std::array<double, N>& c, double x) {
-  static_assert(K >= 1 && K <= N);
-  double s = c[K - 1];
-  for (std::size_t k = K - 1; k-- > 0;) s = s * x + c[k];
-  return s;
-}
 inline constexpr auto abs_b2k = liesim::lie::detail::make_abs_b2k_over_factorial<33>();
 template <std::size_t N>
 constexpr std::array<double, N> shifted_b2k(std::size_t first) {
@@ -85,24 +83,23 @@ constexpr std::array<double, N> shifted_b2k(std::size_t first) {
 }
 }  // namespace detail
 
-/// Angles up to which a series is cut to fewer terms (detail::terms_for); above the last tier
-/// below its switch point a function sums every term.
+/// Angles up to which a series is cut to fewer terms (detail::terms_for); above the last tier a
+/// function sums every term.
 inline constexpr std::array<double, 4> series_tiers = {0.01, 0.05, 0.2, 0.6};
 
 namespace detail {
-/// sum c[k] alpha^2k with the terms the angle needs: each tier below the switch point sums only
-/// the first terms_for(c, tier) terms.
+/// sum c[k] alpha^2k with the terms the angle needs: up to each tier, only the first
+/// terms_for(c, tier) terms (enough for any angle up to the tier).
 template <const auto& c>
-double tiered_series(double a, double series_switch) {
+double tiered_series(double a) {
   const double x = a * a;
-  constexpr std::size_t N = c.size();
   constexpr std::size_t k0 = terms_for(c, series_tiers[0]), k1 = terms_for(c, series_tiers[1]),
                         k2 = terms_for(c, series_tiers[2]), k3 = terms_for(c, series_tiers[3]);
   if (a <= series_tiers[0]) return horner_first<k0>(c, x);
   if (a <= series_tiers[1]) return horner_first<k1>(c, x);
-  if (series_switch > series_tiers[1] && a <= series_tiers[2]) return horner_first<k2>(c, x);
-  if (series_switch > series_tiers[2] && a <= series_tiers[3]) return horner_first<k3>(c, x);
-  return horner_first<N>(c, x);
+  if (a <= series_tiers[2]) return horner_first<k2>(c, x);
+  if (a <= series_tiers[3]) return horner_first<k3>(c, x);
+  return horner(c, x);
 }
 }  // namespace detail
 
@@ -113,7 +110,7 @@ struct Sinc {
   /// Closed form sin(a)/a (accurate for a > 0).
   static double closed(double a) { return std::sin(a) / a; }
   /// Series in a^2 (6 terms: error < a^12/13! ~ 1e-34 at the switch).
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -128,7 +125,7 @@ struct OneMinusCos {
     return 2.0 * h * h;
   }
   /// Series in a^2.
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -140,7 +137,7 @@ struct AlphaMinusSin {
   /// Closed form (a - sin a)/a^3.
   static double closed(double a) { return (a - std::sin(a)) / (a * a * a); }
   /// Series in a^2 (13 terms: error < 1/29! at a = 1).
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -156,7 +153,7 @@ struct DexpinvG2 {
     return (1.0 - s * std::cos(s) / std::sin(s)) / (a * a);
   }
   /// Series in a^2: 1/12 + a^2/720 + a^4/30240 + a^6/1209600 + ... (18 terms, ratio (a/2pi)^2).
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -174,7 +171,7 @@ struct OneMinusCosTilde {
     return (a * std::sin(a) - 4.0 * h * h) / (a2 * a2);
   }
   /// Series in a^2.
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -192,7 +189,7 @@ struct AlphaMinusSinTilde {
     return (2.0 * a * h * h - 3.0 * (a - std::sin(a))) / (a2 * a2 * a);
   }
   /// Series in a^2.
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
@@ -210,7 +207,7 @@ struct DexpinvG2Tilde {
     return (s * std::cos(s) / sn + s * s / (sn * sn) - 2.0) / (a2 * a2);
   }
   /// Series in a^2 (32 terms, ratio (a/2pi)^2 = 0.23 at the switch).
-  static double series(double a) { return detail::tiered_series<c>(a, series_switch); }
+  static double series(double a) { return detail::tiered_series<c>(a); }
   /// Series for a < series_switch, else closed form.
   static double eval(double a) { return a < series_switch ? series(a) : closed(a); }
 };
