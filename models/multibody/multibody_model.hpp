@@ -1,0 +1,52 @@
+// The multibody model: a mechanism's state on the joints' Lie groups, the generator from the
+// articulated-body algorithm (or the CRBA check), invariants and observables.
+#pragma once
+#include "dynamics.hpp"
+#include "joint_space.hpp"
+#include "mechanism.hpp"
+
+#include <liesim/sdk/model.hpp>
+
+namespace liesim::multibody {
+
+enum class Algorithm { articulated_body, composite_rigid_body };
+
+class MultibodyModel final : public sdk::Model {
+ public:
+  MultibodyModel(Mechanism m, Algorithm a);
+
+  void initial_state(Vec y) const override { y = mech_.y0; }
+  std::vector<std::string> state_names() const override { return mech_.state_names; }
+  std::vector<InvariantInfo> invariants() const override;
+  void evaluate_invariants(ConstVec y, Vec out) const noexcept override;
+  std::vector<ObservableInfo> observables() const override;
+  Status evaluate_observables(double t, ConstVec y, Vec out) noexcept override;
+  std::string check_state(ConstVec y) const override;
+
+  const Mechanism& mechanism() const noexcept { return mech_; }
+
+ private:
+  /// The generalised accelerations at (t, y) into qdd_ (kinematics included).
+  Status accelerations(double t, ConstVec y) noexcept;
+  Status do_generator(double t, ConstVec y, Vec xi) noexcept override;
+  Status do_vector_field(double t, ConstVec y, Vec dy) noexcept override;
+  /// Throws liesim::Error naming the joint whose subtree has no inertia along its motion.
+  void check_mass_matrix();
+
+  /// A conserved momentum component: the subtree of body `body`, angular about `point` along
+  /// `direction` (angular) or linear along `direction`.
+  struct Momentum {
+    std::string name, doc;
+    int body;
+    bool angular;
+    Eigen::Vector3d point, direction;
+  };
+
+  Mechanism mech_;
+  Algorithm algorithm_;
+  mutable Dynamics dyn_;
+  Eigen::VectorXd qdd_;
+  std::vector<Momentum> momenta_;
+};
+
+}  // namespace liesim::multibody

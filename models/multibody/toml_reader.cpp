@@ -1,0 +1,255 @@
+// The native TOML description (toml++), strict: unknown keys, wrong types and missing required
+// keys are errors naming FILE:LINE, the body or joint and the fix. Format: docs/multibody.md.
+#include "readers.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <Eigen/LU>
+
+#include <cmath>
+#include <set>
+
+namespace liesim::multibody {
+
+namespace {
+
+struct Reader {
+  std::string file;
+
+  Where at(const toml::node& n) const { return {file, static_cast<int>(n.source().begin.line)}; }
+  [[noreturn]] void fail_at_node(const toml::node& n, const std::string& message) const { fail_at(at(n), "", message); }
+
+  void check_keys(const toml::table& t, const std::string& subject, const std::set<std::string>& known) const {
+    for (const auto& [k, v] : t) {
+      if (known.count(std::string(k.str()))) continue;
+      std::string list;
+      for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+      fail_at(at(v), subject, fmt::format("unknown key '{}' (known keys: {})", k.str(), list));
+    }
+  }
+
+  const toml::node& need(const toml::table& t, const char* key, const std::string& subject, const std::string& meaning) const {
+    const toml::node* n = t.get(key);
+    if (!n) fail_at(at(t), subject, fmt::format("missing key '{}' ({})", key, meaning));
+    return *n;
+  }
+
+  double number(const toml::node& n, const char* key, const std::string& subject, const std::string& unit) const {
+    if (const auto v = n.value<double>(); v && n.is_number()) {
+      if (!std::isfinite(*v)) fail_at(at(n), subject, fmt::format("'{}' = {} is not finite", key, *v));
+      return *v;
+    }
+    fail_at(at(n), subject, fmt::format("'{}' must be a number in {} (got a {}; write plain numbers, no units)", key, unit, type_name(n)));
+  }
+
+  std::string string(const toml::node& n, const char* key, const std::string& subject) const {
+    if (const auto v = n.value<std::string>(); v && n.is_string()) return *v;
+    fail_at(at(n), subject, fmt::format("'{}' must be a string (got a {})", key, type_name(n)));
+  }
+
+  /// An array of finite numbers whose length is one of `counts`.
+  std::vector<double> numbers(const toml::node& n, const char* key, const std::string& subject, std::initializer_list<std::size_t> counts,
+                              const std::string& unit) const {
+    const toml::array* a = n.as_array();
+    std::string want;
+    for (auto c : counts) want += (want.empty() ? "" : " or ") + std::to_string(c);
+    if (!a) fail_at(at(n), subject, fmt::format("'{}' must be an array of {} numbers in {} (got a {})", key, want, unit, type_name(n)));
+    std::vector<double> out;
+    for (const auto& e : *a) out.push_back(number(e, key, subject, unit));
+    bool ok = false;
+    for (auto c : counts) ok = ok || out.size() == c;
+    if (!ok) fail_at(at(n), subject, fmt::format("'{}' has {} numbers, needs {} ({})", key, out.size(), want, unit));
+    return out;
+  }
+
+  Eigen::Vector3d vector3(const toml::node& n, const char* key, const std::string& subject, const std::string& unit) const {
+    const auto v = numbers(n, key, subject, {3}, unit);
+    return {v[0], v[1], v[2]};
+  }
+
+  static std::string type_name(const toml::node& n) {
+    switch (n.type()) {
+      case toml::node_type::string: return "string";
+      case toml::node_type::integer:
+      case toml::node_type::floating_point: return "number";
+      case toml::node_type::boolean: return "boolean";
+      case toml::node_type::array: return "array";
+      case toml::node_type::table: return "table";
+      default: return "date or time";
+    }
+  }
+
+  BodyDescription body(const toml::table& t) const {
+    BodyDescription b;
+    b.where = at(t);
+    b.name = string(need(t, "name", "[[body]]", "a unique name"), "name", "[[body]]");
+    const std::string subject = fmt::format("body '{}'", b.name);
+    check_keys(t, subject, {"name", "mass", "com", "inertia"});
+    b.mass = number(need(t, "mass", subject, "kg"), "mass", subject, "kg");
+    b.com = vector3(need(t, "com", subject, "centre of mass in the body frame, m"), "com", subject, "m");
+    const auto I = numbers(need(t, "inertia", subject, "kg m^2 about the centre of mass, body axes: 3 principal moments or 9 row-major"),
+                           "inertia", subject, {3, 9}, "kg m^2");
+    if (I.size() == 3) b.inertia = Eigen::Vector3d(I[0], I[1], I[2]).asDiagonal();
+    else b.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(I.data());
+    return b;
+  }
+
+  Eigen::Matrix3d attitude(const toml::node& n, const std::string& subject) const {
+    const toml::table* t = n.as_table();
+    if (!t || t->size() != 1)
+      fail_at(at(n), subject, "'attitude0' must be a table with exactly one of matrix = [9 numbers, row-major], "
+                              "axis_angle = [x, y, z, angle in rad], quaternion = [w, x, y, z]");
+    check_keys(*t, subject + ", attitude0", {"matrix", "axis_angle", "quaternion"});
+    if (const toml::node* m = t->get("matrix")) {
+      const auto v = numbers(*m, "matrix", subject, {9}, "row-major rotation matrix");
+      const Eigen::Matrix3d R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(v.data());
+      const double d = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
+      if (d > 1e-12 || R.determinant() < 0)
+        fail_at(at(*m), subject, fmt::format("attitude0.matrix is not a rotation (||R^T R - I|| = {:.3g}, det = {:.6g}): give 16 digits, "
+                                             "or use axis_angle or quaternion", d, R.determinant()));
+      return R;
+    }
+    if (const toml::node* a = t->get("axis_angle")) {
+      const auto v = numbers(*a, "axis_angle", subject, {4}, "x, y, z, angle in rad");
+      const Eigen::Vector3d axis(v[0], v[1], v[2]);
+      if (!(axis.norm() > 0)) fail_at(at(*a), subject, "attitude0.axis_angle has a zero axis: give a direction, e.g. [0, 0, 1, 0.5]");
+      return rotation_axis_angle(axis, v[3]);
+    }
+    const toml::node& q = *t->get("quaternion");
+    const auto v = numbers(q, "quaternion", subject, {4}, "w, x, y, z");
+    const double norm = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    if (std::abs(norm - 1) > 1e-9)
+      fail_at(at(q), subject, fmt::format("attitude0.quaternion has norm {:.17g}: give a unit quaternion (w, x, y, z)", norm));
+    return rotation_quaternion(v[0], v[1], v[2], v[3]);
+  }
+
+  JointDescription joint(const toml::table& t) const {
+    JointDescription j;
+    j.where = at(t);
+    j.name = string(need(t, "name", "[[joint]]", "a unique name"), "name", "[[joint]]");
+    const std::string subject = fmt::format("joint '{}'", j.name);
+    const std::string type = string(need(t, "type", subject, "revolute, continuous, prismatic, spherical, floating or fixed"), "type", subject);
+    if (type == "revolute") j.type = JointType::revolute;
+    else if (type == "continuous") j.type = JointType::continuous;
+    else if (type == "prismatic") j.type = JointType::prismatic;
+    else if (type == "spherical") j.type = JointType::spherical;
+    else if (type == "floating") j.type = JointType::floating;
+    else if (type == "fixed") j.type = JointType::fixed;
+    else
+      fail_at(at(*t.get("type")), subject,
+              fmt::format("unknown joint type '{}' (known: revolute, continuous, prismatic, spherical, floating, fixed)", type));
+    const int dof = joint_dof(j.type);
+    std::set<std::string> known = {"name", "type", "parent", "child", "xyz", "rpy"};
+    if (dof == 1) known.insert({"axis", "q0", "v0", "stiffness", "rest", "damping", "torque", "torque_table", "pd"});
+    if (dof == 3) known.insert({"attitude0", "omega0", "damping", "torque"});
+    if (dof == 6) known.insert({"attitude0", "omega0", "position0", "velocity0", "damping", "torque"});
+    for (const auto& [k, v] : t)
+      if (!known.count(std::string(k.str()))) {
+        std::string list;
+        for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+        fail_at(at(v), subject, fmt::format("unknown key '{}' for a {} joint (known keys: {})", k.str(), type, list));
+      }
+    j.parent = string(need(t, "parent", subject, "the parent body's name, or \"world\""), "parent", subject);
+    if (j.parent == "world") j.parent.clear();
+    else if (j.parent.empty()) fail_at(at(*t.get("parent")), subject, "'parent' is empty: name a body or \"world\"");
+    j.child = string(need(t, "child", subject, "the child body's name"), "child", subject);
+    if (const toml::node* n = t.get("xyz")) j.origin_position = vector3(*n, "xyz", subject, "m");
+    if (const toml::node* n = t.get("rpy")) j.origin_rotation = rotation_rpy(vector3(*n, "rpy", subject, "rad"));
+    const auto nonnegative = [&](const char* key, const std::string& unit) {
+      const toml::node* n = t.get(key);
+      if (!n) return 0.0;
+      const double v = number(*n, key, subject, unit);
+      if (v < 0) fail_at(at(*n), subject, fmt::format("'{}' = {} is negative: give a value >= 0 ({})", key, v, unit));
+      return v;
+    };
+    j.damping = nonnegative("damping", "N m s/rad or N s/m");
+    if (dof == 1) {
+      j.axis = vector3(need(t, "axis", subject, "the joint axis, a direction in the joint frame"), "axis", subject, "direction");
+      const double n = j.axis.norm();
+      if (!(n > 1e-9)) fail_at(at(*t.get("axis")), subject, "the axis is zero: give a direction, e.g. axis = [0, 0, 1]");
+      j.axis /= n;
+      if (const toml::node* n = t.get("q0")) j.q0 = number(*n, "q0", subject, "rad or m");
+      if (const toml::node* n = t.get("v0")) j.v0 = number(*n, "v0", subject, "rad/s or m/s");
+      j.stiffness = nonnegative("stiffness", "N m/rad or N/m");
+      if (const toml::node* n = t.get("rest")) {
+        if (j.stiffness == 0) fail_at(at(*n), subject, "'rest' without 'stiffness': give the spring's stiffness, or remove 'rest'");
+        j.rest = number(*n, "rest", subject, "rad or m");
+      }
+      if (const toml::node* n = t.get("torque")) j.torque[0] = number(*n, "torque", subject, "N m or N");
+      if (const toml::node* n = t.get("torque_table")) {
+        const toml::array* a = n->as_array();
+        if (!a || a->empty()) fail_at(at(*n), subject, "'torque_table' must be a non-empty array of [t, tau] pairs (s, N m or N)");
+        for (const auto& row : *a) {
+          const auto p = numbers(row, "torque_table", subject, {2}, "[t in s, tau in N m or N]");
+          if (!j.torque_table.empty() && !(p[0] > j.torque_table.back().first))
+            fail_at(at(row), subject, fmt::format("'torque_table' times must increase (t = {} after t = {})", p[0], j.torque_table.back().first));
+          j.torque_table.emplace_back(p[0], p[1]);
+        }
+      }
+      if (const toml::node* n = t.get("pd")) {
+        const toml::table* pd = n->as_table();
+        if (!pd) fail_at(at(*n), subject, "'pd' must be a table { kp = ..., kd = ..., setpoint = ... }");
+        check_keys(*pd, subject + ", pd", {"kp", "kd", "setpoint"});
+        PdController c;
+        c.kp = number(need(*pd, "kp", subject + ", pd", "proportional gain, N m/rad or N/m"), "kp", subject, "N m/rad or N/m");
+        c.kd = number(need(*pd, "kd", subject + ", pd", "derivative gain, N m s/rad or N s/m"), "kd", subject, "N m s/rad or N s/m");
+        c.setpoint = number(need(*pd, "setpoint", subject + ", pd", "set-point, rad or m"), "setpoint", subject, "rad or m");
+        if (c.kp < 0 || c.kd < 0) fail_at(at(*n), subject, "pd gains kp and kd must be >= 0");
+        j.pd = c;
+      }
+    } else if (dof > 1) {
+      if (const toml::node* n = t.get("attitude0")) j.attitude0 = attitude(*n, subject);
+      if (const toml::node* n = t.get("omega0")) j.omega0 = vector3(*n, "omega0", subject, "rad/s, body frame");
+      if (const toml::node* n = t.get("position0")) j.position0 = vector3(*n, "position0", subject, "m, joint frame");
+      if (const toml::node* n = t.get("velocity0")) j.velocity0 = vector3(*n, "velocity0", subject, "m/s, body frame");
+      if (const toml::node* n = t.get("torque")) {
+        const auto v = numbers(*n, "torque", subject, {static_cast<std::size_t>(dof)},
+                               dof == 3 ? "N m, body frame" : "moment N m then force N, body frame");
+        for (int k = 0; k < dof; ++k) j.torque[k] = v[static_cast<std::size_t>(k)];
+      }
+    }
+    return j;
+  }
+};
+
+}  // namespace
+
+Description read_toml(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    if (e.source().begin.line == 0 || std::string(e.description()).find("File could not be opened") != std::string::npos)
+      throw Error(fmt::format("{}: cannot read the description file (check the path given as parameter 'file')", path));
+    throw Error(fmt::format("{}:{}: not valid TOML: {} (fix the TOML syntax)", path, e.source().begin.line, e.description()));
+  }
+  const Reader r{path};
+  r.check_keys(root, "", {"name", "gravity", "body", "joint"});
+  Description d;
+  d.file = path;
+  d.format = "toml";
+  d.root = "world";
+  d.root_where = {path, 1};
+  if (const toml::node* n = root.get("name")) (void)r.string(*n, "name", "");
+  d.gravity = r.vector3(r.need(root, "gravity", "", "the gravity vector in the world frame, m/s^2, e.g. [0, 0, -9.81]"), "gravity", "",
+                        "m/s^2");
+  const auto tables = [&](const char* key) {
+    std::vector<const toml::table*> out;
+    const toml::node* n = root.get(key);
+    if (!n) return out;
+    const toml::array* a = n->as_array();
+    if (!a) r.fail_at_node(*n, fmt::format("'{}' must be an array of tables: write [[{}]] sections", key, key));
+    for (const auto& e : *a) {
+      if (!e.is_table()) r.fail_at_node(e, fmt::format("each '{}' must be a table: write [[{}]] sections", key, key));
+      out.push_back(e.as_table());
+    }
+    return out;
+  };
+  for (const toml::table* t : tables("body")) d.bodies.push_back(r.body(*t));
+  for (const toml::table* t : tables("joint")) d.joints.push_back(r.joint(*t));
+  if (d.bodies.empty()) fail_at({path, 1}, "", "no [[body]]: describe at least one body and the joint that holds it");
+  return d;
+}
+
+}  // namespace liesim::multibody

@@ -1,0 +1,601 @@
+// Tests of the multibody model plugin: the generator against the embedded field, the
+// articulated-body algorithm against CRBA + Cholesky on random states of every shipped
+// description, the heavy top and the free rigid body as descriptions against the hand-written
+// models, convergence orders, energy and momentum conservation, manifold residuals, observables,
+// no allocation per step, and a corpus of malformed descriptions through the command line.
+// Set LIESIM_TEST_VERBOSE=1 to print the measured numbers.
+#include "support/command.hpp"
+#include "support/plugins.hpp"
+// The malloc-counting replacement of the kernel tests (counting is off outside the allocation test).
+#include "kernel/allocation_counter.cpp"
+#include <support/run_allocations.hpp>
+
+#include <liesim/lie/so3.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace liesim;
+using namespace liesim::test;
+
+namespace {
+
+using Params = std::map<std::string, std::string>;
+using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+
+const std::string examples = std::string(LIESIM_TEST_SOURCE_DIR) + "/models/multibody/examples/";
+const std::vector<std::string> shipped = {"heavy_top.toml", "pendulum3_ball.toml", "double_pendulum.toml",
+                                          "arm7.urdf",      "satellite.toml",      "gyroscope.toml"};
+
+bool verbose() { return std::getenv("LIESIM_TEST_VERBOSE") != nullptr; }
+
+Params description(const std::string& file, Params extra = {}) {
+  extra["file"] = file.find('/') == std::string::npos ? examples + file : file;
+  return extra;
+}
+
+/// A folder of its own under the build tree for files the tests write.
+std::filesystem::path scratch_dir() {
+  const auto dir = std::filesystem::path(LIESIM_TEST_BINARY_DIR) / "test_multibody_files";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const auto path = scratch_dir() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string numbers_text(const Eigen::VectorXd& v) {
+  std::string s;
+  for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? "," : "") + fmt::format("{:.17g}", v[i]);
+  return s;
+}
+
+/// psi(exp(xi), y0) with xi uniform in [-s, s]^d, velocities further shifted: a random point of M.
+Eigen::VectorXd random_state(Model& m, std::mt19937& rng, double s) {
+  std::uniform_real_distribution<double> u(-s, s);
+  Eigen::VectorXd y0(m.size()), xi(m.space().algebra_dim()), y(m.size());
+  m.initial_state(y0);
+  for (Eigen::Index i = 0; i < xi.size(); ++i) xi[i] = u(rng);
+  REQUIRE(m.space().act_exp(xi, y0, y) == Status::ok);
+  return y;
+}
+
+/// The multibody model with either dynamics algorithm.
+std::unique_ptr<Model> model(const std::string& file, const std::string& dynamics = "articulated_body", Params extra = {}) {
+  extra["dynamics"] = dynamics;
+  return make_model("multibody", description(file, extra));
+}
+
+}  // namespace
+
+TEST_CASE("the shipped descriptions load, with their state names, invariants and observables") {
+  for (const auto& f : shipped) {
+    CAPTURE(f);
+    auto m = model(f);
+    CHECK(m->size() > 0);
+    CHECK(m->state_names().size() == static_cast<std::size_t>(m->size()));
+    Eigen::VectorXd y0(m->size());
+    m->initial_state(y0);
+    CHECK(m->check_state(y0).empty());
+    const auto inv = m->invariants();
+    REQUIRE(!inv.empty());
+    CHECK(inv[0].name == "energy");
+    CHECK(inv[0].doc.find("(conserved)") != std::string::npos);  // every shipped example is conservative
+  }
+  auto arm = model("arm7.urdf");
+  const auto obs = arm->observables();
+  const auto has = [&](const std::string& n) { return std::any_of(obs.begin(), obs.end(), [&](const ObservableInfo& o) { return o.name == n; }); };
+  for (const char* n : {"a1.q", "a7.v", "base.x", "link7.z", "link4.R11", "link4.R33", "kinetic_energy", "potential_energy"}) {
+    CAPTURE(n);
+    CHECK(has(n));
+  }
+  const auto inv = arm->invariants();
+  CHECK(std::any_of(inv.begin(), inv.end(), [](const InvariantInfo& i) { return i.name == "a1.angular_momentum"; }));
+  auto sat = model("satellite.toml");
+  const auto sinv = sat->invariants();
+  for (const char* n : {"orbit.angular_momentum_x", "orbit.angular_momentum_z", "orbit.linear_momentum_y", "orbit.orthogonality"}) {
+    CAPTURE(n);
+    CHECK(std::any_of(sinv.begin(), sinv.end(), [&](const InvariantInfo& i) { return i.name == n; }));
+  }
+}
+
+TEST_CASE("the embedded field equals psi_*(f) at random states of every description") {
+  std::mt19937 rng(7);
+  for (const auto& f : shipped) {
+    CAPTURE(f);
+    auto m = model(f);
+    Eigen::VectorXd xi(m->space().algebra_dim()), F(m->size()), G(m->size());
+    for (int k = 0; k < 10; ++k) {
+      const Eigen::VectorXd y = random_state(*m, rng, 1.0);
+      REQUIRE(m->generator(0.0, y, xi) == Status::ok);
+      REQUIRE(m->vector_field(0.0, y, F) == Status::ok);
+      REQUIRE(m->space().generator(xi, y, G) == Status::ok);
+      CHECK((F - G).norm() <= 1e-12 * std::max(1.0, F.norm()));
+    }
+  }
+}
+
+TEST_CASE("articulated-body algorithm equals CRBA + Cholesky to 1e-12 on random states of every description") {
+  std::mt19937 rng(11);
+  for (const auto& f : shipped) {
+    CAPTURE(f);
+    auto aba = model(f, "articulated_body");
+    auto crba = model(f, "composite_rigid_body");
+    Eigen::VectorXd xa(aba->space().algebra_dim()), xc(xa.size());
+    double worst = 0;
+    for (int k = 0; k < 20; ++k) {
+      const Eigen::VectorXd y = random_state(*aba, rng, k < 10 ? 1.0 : 3.0);
+      REQUIRE(aba->generator(0.3, y, xa) == Status::ok);
+      REQUIRE(crba->generator(0.3, y, xc) == Status::ok);
+      const double rel = (xa - xc).norm() / std::max(1.0, xc.norm());
+      worst = std::max(worst, rel);
+      CHECK(rel <= 1e-12);
+    }
+    if (verbose()) std::printf("ABA vs CRBA %-22s max relative difference %.2e\n", f.c_str(), worst);
+  }
+}
+
+TEST_CASE("forces: springs, dampers, PD, constant and tabulated torques, in ABA and CRBA alike") {
+  const std::string file = write_file("forced.toml", R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "a"
+mass = 1.0
+com = [0.0, 0.0, -0.5]
+inertia = [0.02, 0.02, 0.001]
+[[body]]
+name = "b"
+mass = 0.5
+com = [0.1, 0.0, -0.3]
+inertia = [0.01, 0.01, 0.005]
+[[body]]
+name = "c"
+mass = 0.3
+com = [0.0, 0.0, -0.1]
+inertia = [0.002, 0.003, 0.004]
+[[joint]]
+name = "hinge"
+type = "revolute"
+parent = "world"
+child = "a"
+axis = [0.0, 1.0, 0.0]
+stiffness = 4.0
+rest = 0.2
+damping = 0.1
+q0 = 0.5
+[[joint]]
+name = "slide"
+type = "prismatic"
+parent = "a"
+child = "b"
+xyz = [0.0, 0.0, -1.0]
+axis = [1.0, 0.0, 0.0]
+pd = { kp = 20.0, kd = 2.0, setpoint = 0.3 }
+torque_table = [[0.0, 0.0], [1.0, 2.0], [2.0, -1.0]]
+[[joint]]
+name = "ball"
+type = "spherical"
+parent = "b"
+child = "c"
+xyz = [0.0, 0.0, -0.2]
+damping = 0.05
+torque = [0.1, -0.2, 0.05]
+omega0 = [1.0, 2.0, -1.0]
+)");
+  auto aba = model(file, "articulated_body");
+  auto crba = model(file, "composite_rigid_body");
+  const auto inv = aba->invariants();
+  CHECK(inv[0].doc.find("NOT conserved") != std::string::npos);
+  std::mt19937 rng(3);
+  Eigen::VectorXd xa(aba->space().algebra_dim()), xc(xa.size());
+  for (double t : {0.0, 0.5, 1.5, 3.0}) {
+    const Eigen::VectorXd y = random_state(*aba, rng, 1.0);
+    REQUIRE(aba->generator(t, y, xa) == Status::ok);
+    REQUIRE(crba->generator(t, y, xc) == Status::ok);
+    CHECK((xa - xc).norm() <= 1e-12 * std::max(1.0, xc.norm()));
+  }
+  // A single hinge with a spring at rest position and no gravity: q'' = -k/I (q - rest) exactly.
+  const std::string spring = write_file("spring.toml", R"(gravity = [0.0, 0.0, 0.0]
+[[body]]
+name = "disc"
+mass = 2.0
+com = [0.0, 0.0, 0.0]
+inertia = [0.5, 0.5, 1.0]
+[[joint]]
+name = "hinge"
+type = "continuous"
+parent = "world"
+child = "disc"
+axis = [0.0, 0.0, 1.0]
+stiffness = 4.0
+rest = 0.25
+q0 = 1.25
+)");
+  // q(t) = rest + cos(omega t), omega = sqrt(k / I) = 2.
+  const auto out = run("multibody", description(spring), "rk4", 1.0, 1e-3);
+  CHECK(std::abs(out.y[0] - (0.25 + std::cos(2.0))) <= 1e-10);
+  CHECK(std::abs(out.y[1] + 2.0 * std::sin(2.0)) <= 1e-10);
+}
+
+TEST_CASE("the heavy top as a description equals the heavy_top model (rkmk4 and cvode_bdf, T = 5)") {
+  // Same parameters for both: the benchmark top's mass, inertia and centre of mass, a slower spin
+  // and a tilted start so that T = 5 is reached at 1e-10 with moderate steps.
+  const Eigen::Vector3d omega0(0.4, 6.0, -0.3), rotvec(0.3, -0.2, 0.1);
+  const Eigen::Matrix3d Q0 = lie::SO3::exp(rotvec);
+  Eigen::Matrix<double, 9, 1> q0_rowmajor;
+  Eigen::Map<RowMajor3>(q0_rowmajor.data()) = Q0;
+  const Params top{{"formulation", "tso3"}, {"omega0", numbers_text(omega0)}, {"Q0", numbers_text(q0_rowmajor)}};
+  const Params mb = description("heavy_top.toml", {{"q0", numbers_text(rotvec)}, {"v0", numbers_text(omega0)}});
+  // I about the pivot (parallel axes), as heavy_top computes it.
+  const Eigen::Vector3d c(0, 1, 0);
+  const double m = 15;
+  const Eigen::Matrix3d I_O = Eigen::Vector3d(0.234375, 0.46875, 0.234375).asDiagonal().toDenseMatrix() +
+                              m * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+  const auto as_tso3 = [&](const Eigen::VectorXd& y) {  // (R, omega) -> (Q, pi = R I_O omega)
+    Eigen::VectorXd z(12);
+    z.head<9>() = y.head<9>();
+    const RowMajor3 R = Eigen::Map<const RowMajor3>(y.data());
+    z.tail<3>() = R * (I_O * y.segment<3>(9));
+    return z;
+  };
+  {
+    Eigen::VectorXd y0(12), z0(12);
+    make_model("multibody", mb)->initial_state(y0);
+    make_model("heavy_top", top)->initial_state(z0);
+    CHECK((as_tso3(y0) - z0).norm() <= 1e-13);
+  }
+  const auto a = run("multibody", mb, "rkmk4", 5.0, 2.5e-4);
+  const auto b = run("heavy_top", top, "rkmk4", 5.0, 2.5e-4);
+  const double d_rkmk4 = (as_tso3(a.y) - b.y).norm();
+  const auto c1 = run("multibody", mb, "cvode_bdf", 5.0, 0, 1e-13, 1e-13);
+  const auto c2 = run("heavy_top", top, "cvode_bdf", 5.0, 0, 1e-13, 1e-13);
+  const double d_bdf = (as_tso3(c1.y) - c2.y).norm();
+  if (verbose()) std::printf("heavy top vs heavy_top at T = 5: rkmk4 %.2e, cvode_bdf %.2e (|y| = %.3g)\n", d_rkmk4, d_bdf, b.y.norm());
+  CHECK(d_rkmk4 <= 1e-10);
+  CHECK(d_bdf <= 1e-10);
+}
+
+TEST_CASE("the free rigid body as a floating-base description equals the rigid_body model (rkmk4 and cvode_bdf, T = 5)") {
+  const Eigen::Vector3d I(2, 1.5, 1), y0(std::cos(0.8), 0, std::sin(0.8));  // rigid_body's defaults
+  const Eigen::Vector3d omega0 = y0.cwiseQuotient(I);
+  const std::string file = write_file("rigid_body.toml", fmt::format(R"(gravity = [0.0, 0.0, 0.0]
+[[body]]
+name = "body"
+mass = 1.0
+com = [0.0, 0.0, 0.0]
+inertia = [2.0, 1.5, 1.0]
+[[joint]]
+name = "free"
+type = "floating"
+parent = "world"
+child = "body"
+omega0 = [{:.17g}, {:.17g}, {:.17g}]
+velocity0 = [0.1, -0.2, 0.3]
+)", omega0[0], omega0[1], omega0[2]));
+  const auto momentum = [&](const Eigen::VectorXd& y) { return Eigen::Vector3d(I.cwiseProduct(y.segment<3>(12))); };
+  for (const std::string method : {"rkmk4", "cvode_bdf"}) {
+    CAPTURE(method);
+    const bool fixed = method == "rkmk4";
+    const auto a = run("multibody", description(file), method, 5.0, fixed ? 1e-3 : 0, 1e-13, 1e-13);
+    const auto b = run("rigid_body", {}, method, 5.0, fixed ? 1e-3 : 0, 1e-13, 1e-13);
+    const double d = (momentum(a.y) - b.y).norm();
+    if (verbose()) std::printf("rigid body vs rigid_body at T = 5 (%s): %.2e\n", method.c_str(), d);
+    CHECK(d <= 1e-10);
+    // The free body moves uniformly: x(T) = x(0) + R-integrated v, |v_world| constant = |v|.
+    const RowMajor3 R = Eigen::Map<const RowMajor3>(a.y.data());
+    CHECK(std::abs((R * a.y.segment<3>(15)).norm() - std::sqrt(0.14)) <= 1e-9);
+  }
+}
+
+TEST_CASE("observed orders on the arm (rkmk4, cf4, rk4, implicit midpoint) and on the satellite (rkmk4, cf4, rk4)") {
+  const Params arm = description("arm7.urdf", {{"q0", "0.3,0.8,-0.4,1.2,0.5,-0.7,0.2"}, {"v0", "0.5,-0.3,0.4,0.2,-0.6,0.3,1.0"}});
+  const Params sat = description("satellite.toml", {{"v0", "0.8,-0.5,0.6,0.1,0,-0.05,60,-40,25"}});
+  struct Case {
+    const Params* params;
+    const char* name;
+    std::string method;
+    double order, h;
+  };
+  const std::vector<Case> cases = {{&arm, "arm", "rkmk4", 4, 0.02},    {&arm, "arm", "cf4", 4, 0.02},
+                                   {&arm, "arm", "rk4", 4, 0.02},      {&arm, "arm", "implicit_midpoint", 2, 0.01},
+                                   {&arm, "arm", "rkmk_implicit_midpoint", 2, 0.01},
+                                   {&sat, "satellite", "rkmk4", 4, 0.01}, {&sat, "satellite", "cf4", 4, 0.01},
+                                   {&sat, "satellite", "rk4", 4, 0.01}};
+  const double T = 1.0;
+  const auto ref_arm = run("multibody", arm, "rk4", T, 1.0 / 6400).y;
+  const auto ref_sat = run("multibody", sat, "rk4", T, 1.0 / 25600).y;
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    CAPTURE(c.method);
+    const Eigen::VectorXd& ref = c.params == &arm ? ref_arm : ref_sat;
+    const double e1 = (run("multibody", *c.params, c.method, T, c.h).y - ref).norm();
+    const double e2 = (run("multibody", *c.params, c.method, T, c.h / 2).y - ref).norm();
+    const double p = std::log2(e1 / e2);
+    if (verbose()) std::printf("%-9s %-24s errors %.3e %.3e observed order %.2f\n", c.name, c.method.c_str(), e1, e2, p);
+    CHECK(std::abs(p - c.order) <= 0.3);
+  }
+}
+
+TEST_CASE("conservative examples keep energy and momenta; Lie group methods keep SO(3) to round-off") {
+  struct Case {
+    std::string file;
+    double h, T;
+  };
+  for (const Case& c : {Case{"heavy_top.toml", 2.5e-5, 0.2}, Case{"pendulum3_ball.toml", 1e-3, 2.0}, Case{"double_pendulum.toml", 1e-3, 2.0},
+                        Case{"arm7.urdf", 1e-3, 1.0}, Case{"satellite.toml", 1e-3, 2.0}, Case{"gyroscope.toml", 2e-4, 1.0}}) {
+    CAPTURE(c.file);
+    const Params p = description(c.file, c.file == "arm7.urdf" ? Params{{"q0", "0.3,0.8,-0.4,1.2,0.5,-0.7,0.2"}} : Params{});
+    auto m = make_model("multibody", p);
+    const auto inv = m->invariants();
+    Eigen::VectorXd y0(m->size()), i0(m->invariant_count()), i1(m->invariant_count());
+    m->initial_state(y0);
+    m->evaluate_invariants(y0, i0);
+    const auto out = run("multibody", p, "rkmk4", c.T, c.h);
+    m->evaluate_invariants(out.y, i1);
+    for (std::size_t k = 0; k < inv.size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      CAPTURE(inv[k].name);
+      const double drift = std::abs(i1[i] - i0[i]);
+      if (verbose()) std::printf("%-22s %-32s %.17g drift %.2e\n", c.file.c_str(), inv[k].name.c_str(), i0[i], drift);
+      if (inv[k].name.ends_with(".orthogonality")) CHECK(i1[i] <= 1e-13);
+      else CHECK(drift <= 1e-7 * std::max(1.0, std::abs(i0[i])));
+    }
+  }
+}
+
+TEST_CASE("observables: link frames and energies") {
+  // Double pendulum at q = (q1, q2): lower link's origin (the elbow) at (-sin q1, 0, -cos q1)...
+  // a rotation q about y maps (0, 0, -1) to (-sin q, 0, -cos q).
+  auto m = model("double_pendulum.toml");
+  Eigen::VectorXd y(m->size());
+  m->initial_state(y);
+  const double q1 = y[0], q2 = y[2], v1 = y[1], v2 = y[3];
+  const auto obs = m->observables();
+  Eigen::VectorXd o(m->observable_count());
+  REQUIRE(m->evaluate_observables(0.0, y, o) == Status::ok);
+  const auto value = [&](const std::string& n) {
+    for (std::size_t k = 0; k < obs.size(); ++k)
+      if (obs[k].name == n) return o[static_cast<Eigen::Index>(k)];
+    FAIL("no observable ", n);
+    return 0.0;
+  };
+  CHECK(value("shoulder.q") == q1);
+  CHECK(value("elbow.v") == v2);
+  CHECK(std::abs(value("lower.x") + std::sin(q1)) <= 1e-15);
+  CHECK(std::abs(value("lower.z") + std::cos(q1)) <= 1e-15);
+  CHECK(std::abs(value("lower.R11") - std::cos(q1 + q2)) <= 1e-15);
+  CHECK(std::abs(value("lower.R13") - std::sin(q1 + q2)) <= 1e-15);
+  // Energies of two uniform rods (m = 1, L = 1), independently: T = 1/2 (1/3 + 1 + 1/12 + cos q2) v1^2 + ...
+  const double I = 1.0 / 12;
+  const double T = 0.5 * (0.25 + I + 1.0 + 0.25 + I + std::cos(q2)) * v1 * v1 + (0.25 + I + 0.5 * std::cos(q2)) * v1 * v2 +
+                   0.5 * (0.25 + I) * v2 * v2;
+  const double U = -9.81 * (-0.5 * std::cos(q1) - std::cos(q1) - 0.5 * std::cos(q1 + q2));
+  CHECK(std::abs(value("kinetic_energy") - T) <= 1e-13);
+  CHECK(std::abs(value("potential_energy") - U) <= 1e-13);
+  // URDF: gravity 9.81 along -z unless given.
+  auto arm = model("arm7.urdf");
+  auto arm_g0 = model("arm7.urdf", "articulated_body", {{"gravity", "0,0,0"}});
+  Eigen::VectorXd ya(arm->size()), oa(arm->observable_count()), ob(arm->observable_count());
+  arm->initial_state(ya);
+  CHECK(ya.norm() == 0.0);  // zero configuration at rest
+  REQUIRE(arm->evaluate_observables(0.0, ya, oa) == Status::ok);
+  REQUIRE(arm_g0->evaluate_observables(0.0, ya, ob) == Status::ok);
+  // Moving mass 17.5 kg; its centre of mass height at q = 0 from the link table.
+  const double mz = 4.0 * (0.06 + 0.15) + 4.0 * (0.36 + 0.10) + 3.0 * (0.56 + 0.10) + 2.7 * (0.76 + 0.10) + 1.7 * (0.96 + 0.10) +
+                    1.8 * (1.16 + 0.04) + 0.3 * (1.24 + 0.025);
+  CHECK(std::abs(oa[oa.size() - 1] - 9.81 * mz) <= 1e-11);
+  CHECK(ob[ob.size() - 1] == 0.0);
+}
+
+TEST_CASE("no heap allocation per step (rkmk4, cf4, rk4, implicit midpoint) on the satellite and the arm") {
+  MethodInfo found;
+  for (const std::string file : {"satellite.toml", "arm7.urdf"}) {
+    for (const std::string name : {"rkmk4", "cf4", "rk4", "lie_euler", "rkmk_implicit_midpoint", "dopri5"}) {
+      CAPTURE(file);
+      CAPTURE(name);
+      found = MethodInfo{};
+      for (const auto& plugin : registry().plugins())
+        if (plugin.integrator)
+          for (const auto& m : plugin.integrator->methods())
+            if (m.name == name) found = m;
+      REQUIRE(found.name == name);
+      const Params p = description(file);
+      const long short_run = allocations_of_run("multibody", p, found, 0.5, 0.01);
+      const long long_run = allocations_of_run("multibody", p, found, 2.0, 0.01);
+      CHECK(long_run == short_run);
+    }
+  }
+}
+
+namespace {
+
+/// One malformed description: file name, text, a fragment the message must contain, and the line
+/// it must name (0: the message names the file only).
+struct Bad {
+  std::string name, text, fragment;
+  int line;
+};
+
+/// A valid one-body TOML description; each bad case changes one thing.
+const std::string base_toml = R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "b"
+mass = 1.0
+com = [0.0, 0.0, -1.0]
+inertia = [0.1, 0.1, 0.1]
+[[joint]]
+name = "j"
+type = "revolute"
+parent = "world"
+child = "b"
+axis = [0.0, 1.0, 0.0]
+)";
+
+std::string with(const std::string& from, const std::string& to, const std::string& text = base_toml) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.substr(0, at) + to + text.substr(at + from.size());
+}
+
+const std::string second_body = R"(
+[[body]]
+name = "c"
+mass = 1.0
+com = [0.0, 0.0, -1.0]
+inertia = [0.1, 0.1, 0.1]
+)";
+
+const std::string base_urdf = R"(<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"/>
+  <link name="arm">
+    <inertial>
+      <origin xyz="0 0 -0.5" rpy="0 0 0"/>
+      <mass value="1.0"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.01"/>
+    </inertial>
+  </link>
+  <joint name="j" type="revolute">
+    <parent link="base"/>
+    <child link="arm"/>
+    <origin xyz="0 0 0" rpy="0 0 0"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+</robot>
+)";
+
+std::vector<Bad> corpus() {
+  const std::string ball = with("type = \"revolute\"", "type = \"spherical\"", with("axis = [0.0, 1.0, 0.0]\n", ""));
+  return {
+      {"syntax.toml", with("gravity = [0.0, 0.0, -9.81]", "gravity = [0.0, 0.0"), "not valid TOML", 0},
+      {"unknown_top_key.toml", base_toml + "colour = \"red\"\n", "unknown key 'colour'", 13},
+      {"unknown_body_key.toml", with("mass = 1.0", "mass = 1.0\ndensity = 3.0"), "unknown key 'density'", 5},
+      {"unknown_joint_key.toml", base_toml + "limit = 1.0\n", "unknown key 'limit' for a revolute joint", 13},
+      {"missing_gravity.toml", with("gravity = [0.0, 0.0, -9.81]\n", ""), "missing key 'gravity'", 0},
+      {"missing_mass.toml", with("mass = 1.0\n", ""), "missing key 'mass'", 0},
+      {"mass_with_units.toml", with("mass = 1.0", "mass = \"1 kg\""), "'mass' must be a number in kg", 4},
+      {"negative_mass.toml", with("mass = 1.0", "mass = -1.0"), "is negative", 0},
+      {"zero_mass_leaf.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.0, 0.0, 0.0]", with("mass = 1.0", "mass = 0.0")),
+       "no inertia along its motion", 7},
+      {"mass_zero_inertia_not.toml", with("mass = 1.0", "mass = 0.0"), "mass is 0 but the inertia is not", 0},
+      {"inertia_negative.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, -0.1, 0.1]"), "not positive semi-definite", 0},
+      {"inertia_triangle.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.5]"), "triangle inequality", 0},
+      {"inertia_asymmetric.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.01, 0, 0, 0.1, 0, 0, 0, 0.1]"), "not symmetric", 0},
+      {"inertia_count.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1, 0.1]"), "has 4 numbers, needs 3 or 9", 6},
+      {"com_not_array.toml", with("com = [0.0, 0.0, -1.0]", "com = 1.0"), "'com' must be an array", 5},
+      {"unknown_joint_type.toml", with("type = \"revolute\"", "type = \"hinge\""), "unknown joint type 'hinge'", 9},
+      {"missing_parent.toml", with("parent = \"world\"", "parent = \"ghost\""), "parent 'ghost' is not a body", 0},
+      {"missing_child.toml", with("child = \"b\"", "child = \"ghost\""), "child 'ghost' is not a body", 0},
+      {"child_is_world.toml", with("child = \"b\"", "child = \"world\""), "cannot be a child", 0},
+      {"same_parent_child.toml", with("parent = \"world\"", "parent = \"b\""), "parent and child are the same body", 0},
+      {"two_parents.toml",
+       base_toml + second_body + "[[joint]]\nname = \"k\"\ntype = \"fixed\"\nparent = \"world\"\nchild = \"c\"\n" +
+           "[[joint]]\nname = \"l\"\ntype = \"fixed\"\nparent = \"world\"\nchild = \"b\"\n",
+       "closes a kinematic loop", 0},
+      {"cycle.toml",
+       base_toml + second_body + "[[body]]\nname = \"d\"\nmass = 1.0\ncom = [0.0, 0.0, 0.0]\ninertia = [0.1, 0.1, 0.1]\n" +
+           "[[joint]]\nname = \"k\"\ntype = \"fixed\"\nparent = \"d\"\nchild = \"c\"\n" +
+           "[[joint]]\nname = \"l\"\ntype = \"fixed\"\nparent = \"c\"\nchild = \"d\"\n",
+       "closed loop", 0},
+      {"detached_body.toml", base_toml + second_body, "no joint holds it", 0},
+      {"zero_axis.toml", with("axis = [0.0, 1.0, 0.0]", "axis = [0.0, 0.0, 0.0]"), "the axis is zero", 12},
+      {"missing_axis.toml", with("axis = [0.0, 1.0, 0.0]\n", ""), "missing key 'axis'", 0},
+      {"duplicate_body.toml", base_toml + with("name = \"c\"", "name = \"b\"", second_body), "used twice", 0},
+      {"duplicate_joint.toml", base_toml + second_body + "[[joint]]\nname = \"j\"\ntype = \"fixed\"\nparent = \"b\"\nchild = \"c\"\n",
+       "used twice", 0},
+      {"spring_on_ball.toml", ball + "stiffness = 1.0\n", "unknown key 'stiffness' for a spherical joint", 0},
+      {"bad_quaternion.toml", ball + "attitude0 = { quaternion = [2.0, 0.0, 0.0, 0.0] }\n", "unit quaternion", 0},
+      {"bad_matrix.toml", ball + "attitude0 = { matrix = [1.0, 0.1, 0, 0, 1, 0, 0, 0, 1] }\n", "not a rotation", 0},
+      {"zero_rotation_axis.toml", ball + "attitude0 = { axis_angle = [0.0, 0.0, 0.0, 1.0] }\n", "zero axis", 0},
+      {"two_attitudes.toml", ball + "attitude0 = { axis_angle = [0.0, 0.0, 1.0, 1.0], quaternion = [1.0, 0.0, 0.0, 0.0] }\n",
+       "exactly one of", 0},
+      {"table_order.toml", base_toml + "torque_table = [[0.0, 1.0], [2.0, 0.0], [1.0, 1.0]]\n", "times must increase", 0},
+      {"negative_damping.toml", base_toml + "damping = -0.5\n", "is negative", 13},
+      {"pd_missing_kd.toml", base_toml + "pd = { kp = 1.0, setpoint = 0.0 }\n", "missing key 'kd'", 0},
+      {"rest_without_spring.toml", base_toml + "rest = 0.5\n", "'rest' without 'stiffness'", 13},
+      {"nothing_moves.toml", with("type = \"revolute\"", "type = \"fixed\"", with("axis = [0.0, 1.0, 0.0]\n", "")), "no joint moves", 0},
+      {"no_bodies.toml", "gravity = [0.0, 0.0, -9.81]\n", "no [[body]]", 0},
+      {"bad_xml.urdf", with("</robot>", "</robt>", base_urdf), "not well-formed XML", 0},
+      {"not_robot.urdf", with("</robot>", "</model>", with("<robot name=\"r\">", "<model name=\"r\">", base_urdf)), "has <robot", 0},
+      {"unknown_type.urdf", with("type=\"revolute\"", "type=\"hinge\"", base_urdf), "unknown joint type 'hinge'", 11},
+      {"planar.urdf", with("type=\"revolute\"", "type=\"planar\"", base_urdf), "'planar' is not supported", 11},
+      {"mass_units.urdf", with("<mass value=\"1.0\"/>", "<mass value=\"1kg\"/>", base_urdf), "'1kg' is not a finite number", 7},
+      {"missing_inertia.urdf", with("<inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.01\"/>", "", base_urdf),
+       "has no <inertia", 5},
+      {"two_roots.urdf", with("<link name=\"base\"/>", "<link name=\"base\"/>\n  <link name=\"extra\"/>", base_urdf), "second root", 4},
+      {"loop.urdf", with("</robot>", "  <joint name=\"k\" type=\"fixed\"><parent link=\"arm\"/><child link=\"base\"/></joint>\n</robot>", base_urdf),
+       "closed loop", 0},
+      {"missing_parent.urdf", with("<parent link=\"base\"/>", "<parent link=\"ghost\"/>", base_urdf), "parent 'ghost' is not a link", 11},
+      {"zero_axis.urdf", with("<axis xyz=\"0 1 0\"/>", "<axis xyz=\"0 0 0\"/>", base_urdf), "the axis is zero", 15},
+      {"massless_moving.urdf",
+       with("  <link name=\"arm\">\n    <inertial>\n      <origin xyz=\"0 0 -0.5\" rpy=\"0 0 0\"/>\n      <mass value=\"1.0\"/>\n"
+            "      <inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.01\"/>\n    </inertial>\n  </link>",
+            "  <link name=\"arm\"/>", base_urdf),
+       "no inertia along its motion", 0},
+      {"mimic.urdf", with("<axis xyz=\"0 1 0\"/>", "<axis xyz=\"0 1 0\"/>\n    <mimic joint=\"j\"/>", base_urdf), "<mimic> joints are not supported", 0},
+      {"short_origin.urdf", with("<origin xyz=\"0 0 0\" rpy=\"0 0 0\"/>", "<origin xyz=\"0 0\"/>", base_urdf), "has 2 numbers, needs 3", 0},
+      {"negative_inertia.urdf", with("izz=\"0.01\"", "izz=\"-0.01\"", base_urdf), "not positive semi-definite", 0},
+      {"empty.urdf", "", "not well-formed XML", 0},
+  };
+}
+
+liesim::test::Result liesim_run(const std::string& params) {
+  return sh(std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim run --model multibody " + params +
+            " --integrator rk4 --t-end 0.01 --step 0.01");
+}
+
+}  // namespace
+
+TEST_CASE("every malformed description gets a clear error naming the file and line, exit code 1, never a crash") {
+  const auto bad = corpus();
+  CHECK(bad.size() >= 30);
+  for (const Bad& b : bad) {
+    CAPTURE(b.name);
+    const std::string path = write_file(b.name, b.text);
+    const auto r = liesim_run("--param file=" + path);
+    CAPTURE(r.out);
+    CHECK(r.code == 1);  // liesim's exit code for bad input (2: a usage error; -1 here: killed by a signal)
+    CHECK(r.out.find("liesim: error: ") != std::string::npos);
+    CHECK(r.out.find(path) != std::string::npos);
+    CHECK(r.out.find(b.fragment) != std::string::npos);
+    if (b.line > 0) CHECK(r.out.find(fmt::format("{}:{}:", path, b.line)) != std::string::npos);
+  }
+  // Parameters.
+  struct Param {
+    std::string args, fragment;
+  };
+  for (const Param& p : {Param{"--param file=" + scratch_dir().string() + "/does_not_exist.toml", "cannot read the description file"},
+                         Param{"--param file=" + write_file("description.txt", base_toml), "unknown format"},
+                         Param{"", "parameter 'file' is required"},
+                         Param{"--param file=" + examples + "arm7.urdf --param q0=1,2", "parameter 'q0'"},
+                         Param{"--param file=" + examples + "arm7.urdf --param v0=1,2,3,4,5,6,7,8", "parameter 'v0'"},
+                         Param{"--param file=" + examples + "arm7.urdf --param gravity=0,0", "gravity"},
+                         Param{"--param file=" + examples + "arm7.urdf --param dynamics=fast", "dynamics"}}) {
+    CAPTURE(p.args);
+    const auto r = liesim_run(p.args);
+    CAPTURE(r.out);
+    CHECK(r.code == 1);
+    CHECK(r.out.find(p.fragment) != std::string::npos);
+  }
+}
+
+TEST_CASE("liesim run and describe on a shipped description") {
+  const auto r = sh(std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim run --model multibody --param file=" +
+                    examples + "double_pendulum.toml --integrator rkmk4 --t-end 0.1 --step 0.01");
+  CAPTURE(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("shoulder.q") != std::string::npos);
+  const auto d = sh(std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim describe multibody");
+  CHECK(d.code == 0);
+  CHECK(d.out.find("articulated-body algorithm") != std::string::npos);
+}
