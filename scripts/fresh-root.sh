@@ -14,10 +14,13 @@ git clone -q "$here" "$root/root/liesim"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 for fs in proc dev sys; do mount --bind "/$fs" "$root/$fs"; done
 trap 'for fs in proc dev sys; do umount "$root/$fs" 2> /dev/null || true; done' EXIT
+echo "fresh-root: $command on commit $(git -C "$here" rev-parse --short HEAD) in $root (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 /bin/bash -c "
   cd /root/liesim
   start=\$(date +%s)
   $command > /root/$what.log 2>&1; rc=\$?
-  echo \"$command: exit \$rc in \$((\$(date +%s) - start)) s; \$(grep -c '^Setting up' /root/$what.log) packages set up\"
+  echo \"$command: exit \$rc in \$((\$(date +%s) - start)) s wall; \$(cat .deps/apt.log 2>/dev/null | grep -c '^Setting up') packages set up\"
+  echo 'CPU time of the command (user, system):'; times | tail -1
+  grep -E '^(demo|test) \\[' /root/$what.log
   du -sh /usr /var/cache/apt"
-echo "log: $root/root/$what.log"
+echo "log: $root/root/$what.log (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"

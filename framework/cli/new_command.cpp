@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -73,13 +74,33 @@ std::string replace_all(std::string text, std::string_view from, const std::stri
   return text;
 }
 
-/// share/liesim/templates beside the executable (bin/../share/liesim/templates), as installed
-/// and as mirrored in the build tree.
-fs::path template_root() {
+/// This `liesim` executable.
+fs::path executable() {
   std::error_code ec;
   const fs::path exe = boost::dll::program_location(ec);
   if (ec) throw Error(fmt::format("new: cannot locate the liesim executable to find its templates ({})", ec.message()));
-  return exe.parent_path().parent_path() / "share" / "liesim" / "templates";
+  return exe;
+}
+
+/// share/liesim/templates beside the executable (bin/../share/liesim/templates), as installed
+/// and as mirrored in the build tree.
+fs::path template_root() { return executable().parent_path().parent_path() / "share" / "liesim" / "templates"; }
+
+/// How the plugin's README and the printed steps call liesim: `liesim` when this executable is the
+/// one on PATH, else its absolute path (a build tree, a prefix outside PATH).
+std::string command_name() {
+  const fs::path exe = executable();
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path ? path : "";
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const fs::path dir(std::string(rest.substr(0, colon)));
+    std::error_code ec;
+    if (!dir.empty() && fs::equivalent(dir / "liesim", exe, ec)) return "liesim";
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return exe.string();
 }
 
 std::string read_file(const fs::path& file) {
@@ -130,6 +151,20 @@ int new_plugin(const std::vector<std::string>& args) {
     throw Error(fmt::format("new: the target folder {} already exists; choose another with --dir DIR or remove it",
                             target.string()));
 
+  // This liesim's prefix (an install prefix, or a build folder: both hold lib/cmake/liesim) and how
+  // to call it, written into the README in place of the template's placeholders.
+  const fs::path prefix = template_root().parent_path().parent_path().parent_path();
+  const bool has_package = fs::exists(prefix / "lib" / "cmake" / "liesim" / "liesimConfig.cmake");
+  const std::string liesim = command_name();
+  const auto fill = [&](std::string text, const fs::path& file) {
+    text = replace_all(std::move(text), t->token, name);
+    if (file.extension() == ".md") {
+      if (has_package) text = replace_all(std::move(text), "/path/to/liesim/prefix", prefix.string());
+      if (liesim != "liesim") text = replace_all(std::move(text), "\nliesim ", "\n" + liesim + " ");
+    }
+    return text;
+  };
+
   // Copy every template file, replacing the template's name in paths and contents. On failure the
   // half-written folder (created here) is removed.
   std::vector<fs::path> written;
@@ -144,7 +179,7 @@ int new_plugin(const std::vector<std::string>& args) {
       const fs::path out = target / rel;
       fs::create_directories(out.parent_path());
       std::ofstream o(out, std::ios::binary);
-      o << replace_all(read_file(file), t->token, name);
+      o << fill(read_file(file), file);
       if (!o.flush()) throw Error(fmt::format("new: cannot write {}", out.string()));
       written.push_back(rel);
     }
@@ -156,17 +191,15 @@ int new_plugin(const std::vector<std::string>& args) {
 
   fmt::print("created {} plugin '{}' in {}:\n", kind, name, target.string());
   for (const auto& f : written) fmt::print("  {}\n", f.generic_string());
-  const fs::path prefix = template_root().parent_path().parent_path().parent_path();
-  const bool installed = fs::exists(prefix / "lib" / "cmake" / "liesim" / "liesimConfig.cmake");
   // `describe` takes a model or a method: the integrator template's family NAME has the method NAME_ssp3.
   const std::string describable = kind == "integrator" ? name + "_ssp3" : name;
   fmt::print("build and load it:\n"
              "  cmake -S {0} -B {0}/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH={1}\n"
              "  cmake --build {0}/build -j2 && ctest --test-dir {0}/build\n"
-             "  LIESIM_PLUGIN_PATH={0}/build/plugins liesim describe {2}\n",
-             target.string(), installed ? prefix.string() : "<liesim install prefix>", describable);
-  if (!installed)
-    fmt::print("(this liesim is not installed: install it first, e.g. cmake --install build --prefix PREFIX)\n");
+             "  LIESIM_PLUGIN_PATH={0}/build/plugins {3} describe {2}\n",
+             target.string(), has_package ? prefix.string() : "<liesim install prefix>", describable, liesim);
+  if (!has_package)
+    fmt::print("(no CMake package of liesim beside this executable: install it first, e.g. cmake --install build --prefix PREFIX)\n");
   return 0;
 }
 
