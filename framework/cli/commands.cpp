@@ -1,5 +1,6 @@
 // The subcommands of `liesim`: list, describe, run.
 #include "commands.hpp"
+#include "contained.hpp"
 
 #include <liesim/catalog.hpp>
 #include <liesim/driver.hpp>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -139,11 +141,29 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
   return 0;
 }
 
+namespace {
+/// The file `path` writes to: absolute, every symbolic link followed (a dangling one too: its
+/// target is the file a write creates), then `.` and `..` resolved.
+std::string file_identity(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  const fs::path canonical = fs::weakly_canonical(p.parent_path(), ec);
+  return ((ec ? p.parent_path() : canonical) / p.filename()).lexically_normal().string();
+}
+}  // namespace
+
 int run(const Registry& registry, const std::vector<std::string>& args) {
   RunRequest req;
   std::vector<std::string> params, options;
   std::string output, summary, steps;
   long output_every = 1, invariants_every = 1;
+  double run_timeout = 0.0;
   po::options_description desc("run options");
   desc.add_options()("model", po::value(&req.model)->required(), "model name")(
       "integrator", po::value(&req.method)->required(), "integrator method name")(
@@ -156,6 +176,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "outputs", po::value(&req.solver_outputs)->default_value(100),
       "output times: of a self-controlled solver; of a kernel-driven run (--output), the first step at or after each of N equally spaced times")(
       "output-every", po::value(&output_every)->default_value(1), "write every N-th step to --output (and the last)")(
+      "run-timeout", po::value(&run_timeout), "stop the run after SECONDS (exit status 4, as for a plugin that crashes)")(
       "invariants-every", po::value(&invariants_every)->default_value(1),
       "evaluate the invariants and observables of the summary at every K-th output point and the last (default: every one)");
   po::variables_map vm;
@@ -198,16 +219,20 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     for (const auto& [option, path] : {std::pair<const char*, const std::string*>{"--output", &output}, {"--summary", &summary},
                                        {"--steps", &steps}})
       if (!path->empty()) {
-        std::error_code ec;
-        const std::string canonical = std::filesystem::weakly_canonical(*path, ec).string();
+        const std::string identity = file_identity(*path);
         for (const auto& [other, seen] : files)
-          if (seen == (ec ? *path : canonical))
+          if (seen == identity)
             throw Error(fmt::format("{} and {} name the same file '{}': give each its own file", other, option, *path));
-        files.emplace_back(option, ec ? *path : canonical);
+        files.emplace_back(option, identity);
       }
   }
 
   if (invariants_every < 1) throw Error(fmt::format("--invariants-every must be >= 1 (got {})", invariants_every));
+  if (output_every < 1) throw Error(fmt::format("--output-every must be >= 1 (got {})", output_every));
+  if (run_timeout < 0 || !std::isfinite(run_timeout) || run_timeout > max_time_limit_s)
+    throw Error(fmt::format("--run-timeout must be a number of seconds in (0, {:g}] (got {})", max_time_limit_s, run_timeout));
+  // The plugins' code runs in a child process: a crash, exit() or hang is reported, not suffered.
+  return contained("run", [&]() -> int {
   PreparedRun prepared = prepare_run(registry, req);
   ObserverList observers;
   const auto& diagnostics = prepared.method.diagnostics;
@@ -218,7 +243,6 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   std::unique_ptr<CsvWriter> csv;
   std::unique_ptr<StepLog> step_log;
   std::unique_ptr<Thinning> every;
-  if (output_every < 1) throw Error(fmt::format("--output-every must be >= 1 (got {})", output_every));
   if (!output.empty()) {
     csv = std::make_unique<CsvWriter>(output, *prepared.model, diagnostics);
     // A self-controlled solver writes its own --outputs times; a kernel-driven run is thinned.
@@ -310,6 +334,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     return 1;
   }
   return 0;
+  }, run_timeout);
 }
 
 }  // namespace liesim::cli

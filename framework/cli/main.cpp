@@ -1,5 +1,6 @@
 // liesim: simulate multibody systems on manifolds and compare the methods that integrate them.
 #include "commands.hpp"
+#include "contained.hpp"
 
 #include <liesim/plugin.h>
 #include <liesim/version.hpp>
@@ -20,7 +21,7 @@ constexpr const char* usage = R"(usage:
                                          with parameters: the layout, invariants and observables of that instance
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
-             [--steps FILE.csv] [--outputs N] [--output-every N] [--invariants-every K]
+             [--steps FILE.csv] [--outputs N] [--output-every N] [--invariants-every K] [--run-timeout SECONDS]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
                          [--shard I/N]   only the I-th of N shares of the runs (job arrays)
   mpirun -np K liesim study FILE.toml ...  rank 0 hands the runs out to K - 1 worker ranks (docs/cluster.md)
@@ -37,6 +38,8 @@ global options (before or after the command):
 exit status: 0 success; 1 error, bad options included (the message says what and how to fix it);
   2 no command or an unknown command;
   3 a study finished, but some of its runs failed (all results and outputs are written);
+  4 run or describe: a plugin crashed, called exit(), or ran past --run-timeout (it ran in a process of
+    its own; the message says which plugin and what it was doing);
   130 (143) a study stopped by Ctrl-C (SIGTERM): what is done is written; --resume finishes it
 )";
 
@@ -136,7 +139,9 @@ int main(int argc, char** argv) {
         }
       }
       if (names.size() != 1) throw liesim::Error("describe needs exactly one NAME (a model or a method; see `liesim list`)");
-      return liesim::cli::describe(registry, names[0], json, params);
+      // Describing a model makes an instance: the plugin's code runs in a child process.
+      return liesim::cli::contained("describe", [&] { return liesim::cli::describe(registry, names[0], json, params); },
+                                    liesim::probe_time_limit());
     }
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);

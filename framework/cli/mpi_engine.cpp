@@ -67,7 +67,7 @@ bool poll(int source, int tag, MPI_Status& status) {
 }
 
 nlohmann::json outcome_json(int tag, const ChildOutcome& o) {
-  return {{"tag", tag}, {"end", static_cast<int>(o.end)}, {"text", o.text}, {"code", o.code}, {"seconds", o.seconds}};
+  return {{"tag", tag}, {"end", static_cast<int>(o.end)}, {"text", o.text}, {"code", o.code}, {"seconds", o.seconds}, {"stage", o.stage}};
 }
 
 ChildOutcome outcome_of(const nlohmann::json& j) {
@@ -76,6 +76,7 @@ ChildOutcome outcome_of(const nlohmann::json& j) {
   o.text = j.at("text").get<std::string>();
   o.code = j.at("code").get<int>();
   o.seconds = j.at("seconds").get<double>();
+  o.stage = j.value("stage", std::string());
   return o;
 }
 

@@ -1,5 +1,7 @@
 // `liesim study FILE` and `liesim plot DIR`.
 #include "commands.hpp"
+
+#include <liesim/child_process.hpp>
 #include "mpi_engine.hpp"
 
 #include <liesim/status.hpp>
@@ -33,8 +35,8 @@ extern "C" void on_stop_signal(int sig) {
 double seconds_value(const std::string& flag, const std::string& v) {
   char* end = nullptr;
   const double s = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end != '\0' || !(s > 0) || !std::isfinite(s))
-    throw Error(fmt::format("study: {} must be a positive number of seconds (got '{}')", flag, v));
+  if (end == v.c_str() || *end != '\0' || !(s > 0) || !std::isfinite(s) || s > max_time_limit_s)
+    throw Error(fmt::format("study: {} must be a positive number of seconds, at most {:g} (got '{}')", flag, max_time_limit_s, v));
   return s;
 }
 
@@ -108,6 +110,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       jobs = static_cast<int>(j);
     } else if (a == "--out") {
       out = value("--out");
+      if (out.empty()) throw Error("study: --out needs a folder (got \"\"); leave --out away to use the study file's 'output'");
     } else if (a == "--resume") {
       resume = true;
     } else if (a == "--no-plots") {

@@ -60,7 +60,16 @@ std::string list_json(const Registry& registry) {
   std::map<std::string, std::vector<std::string>> offered;  // name -> files (run and study refuse names offered twice)
   for (const auto& c : registry.candidates()) {
     const std::string file = c.file.string();
-    ProbeResult probe = probe_plugin(c.file);
+    // Each file probed once: a candidate without a current manifest was probed on discovery; one
+    // with a manifest is probed here (a manifest never stands in for loading the library safely).
+    ProbeResult probe;
+    if (c.probed) {
+      probe.manifest = c.manifest;
+      probe.metadata = c.metadata;
+      probe.failure = c.failure;
+    } else {
+      probe = probe_plugin(c.file);
+    }
     json metadata = json::object();
     if (probe.manifest) {
       try {

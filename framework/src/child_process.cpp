@@ -18,9 +18,13 @@ namespace liesim {
 
 namespace {
 
-// The child's first byte says what follows: the answer, or the message of an exception.
+// The child writes stage frames ('S', 8 hex digits of length, the text) while it works, then one
+// final message whose first byte says what follows: the answer, or the message of an exception.
 constexpr char answer_mark = 'A';
 constexpr char failure_mark = 'F';
+constexpr char stage_mark = 'S';
+
+int stage_fd = -1;  // in a child: its answer pipe
 
 void write_all(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -33,11 +37,17 @@ void write_all(int fd, const std::string& text) {
 }
 
 [[noreturn]] void child_main(const ChildPool::Job& job, int out, bool quiet, pid_t parent) {
+  // A process group of its own, so that whatever it forks ends with it (ChildPool::finish).
+  ::setpgid(0, 0);
   // Killed with its owner: an orphan would go on holding the output folder (its lock, its files).
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  stage_fd = out;
   if (::getppid() != parent) ::_exit(1);
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_IGN);
+  // A crash ends the child with its signal, which the owner reports: not the owner's handler
+  // (a test framework's, an interpreter's) running in a copy of the owner.
+  for (const int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
   if (quiet) {
     const int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0) ::dup2(null, STDOUT_FILENO);
@@ -55,9 +65,26 @@ void write_all(int fd, const std::string& text) {
   ::_exit(0);
 }
 
+/// The stage frames at the start of `text` taken off; the last stage in `stage`.
+std::string without_stages(const std::string& text, std::string& stage) {
+  std::size_t pos = 0;
+  while (pos + 9 <= text.size() && text[pos] == stage_mark) {
+    const std::size_t len = std::strtoul(text.substr(pos + 1, 8).c_str(), nullptr, 16);
+    if (pos + 9 + len > text.size()) break;
+    stage = text.substr(pos + 9, len);
+    pos += 9 + len;
+  }
+  return text.substr(pos);
+}
+
 std::string seconds_text(double s) { return s >= 10 ? fmt::format("{:.0f} s", s) : fmt::format("{:.3g} s", s); }
 
 }  // namespace
+
+void child_stage(const std::string& what) {
+  if (stage_fd < 0) return;
+  write_all(stage_fd, fmt::format("{}{:08x}{}", stage_mark, what.size(), what));
+}
 
 std::string signal_text(int sig) {
   const char* abbrev = sigabbrev_np(sig);
@@ -66,12 +93,14 @@ std::string signal_text(int sig) {
 }
 
 std::string ChildOutcome::reason() const {
+  const std::string during = stage.empty() ? std::string() : " while " + stage;
   switch (end) {
     case End::answered: return "answered";
     case End::failed: return text;
-    case End::exited: return fmt::format("its process ended with exit status {} before finishing (exit() called in a plugin?)", code);
-    case End::signalled: return fmt::format("its process crashed with {}", signal_text(code));
-    case End::timed_out: return fmt::format("timed out after {} (killed)", seconds_text(seconds));
+    case End::exited:
+      return fmt::format("its process ended with exit status {} before finishing{} (exit() called in a plugin?)", code, during);
+    case End::signalled: return fmt::format("its process crashed with {}{}", signal_text(code), during);
+    case End::timed_out: return fmt::format("timed out after {}{} (killed)", seconds_text(seconds), during);
     case End::not_started: return fmt::format("could not start its process ({})", text);
   }
   return text;
@@ -82,6 +111,7 @@ ChildPool::~ChildPool() { kill_all(); }
 void ChildPool::start(int tag, Job job, double timeout_s, bool quiet) {
   Child c;
   c.tag = tag;
+  timeout_s = std::min(timeout_s, max_time_limit_s);
   c.timeout_s = timeout_s;
   c.started = std::chrono::steady_clock::now();
   c.deadline = timeout_s > 0 ? c.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -108,6 +138,8 @@ void ChildPool::start(int tag, Job job, double timeout_s, bool quiet) {
     child_main(job, fds[1], quiet, parent);
   }
   ::close(fds[1]);
+  ::setpgid(pid, pid);  // also here: the group exists before the child runs anything
+  ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   c.pid = pid;
   c.fd = fds[0];
   children_.push_back(std::move(c));
@@ -123,9 +155,12 @@ ChildOutcome ChildPool::finish(Child& c, bool timed_out) {
   ::close(c.fd);
   c.fd = -1;
   if (timed_out) ::kill(c.pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  int status = c.status;
+  if (!c.reaped)
+    while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  ::kill(-c.pid, SIGKILL);  // what it forked (its group outlives it only through them)
+  c.text = without_stages(c.text, o.stage);
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
   if (timed_out) {
     o.end = ChildOutcome::End::timed_out;
@@ -142,6 +177,19 @@ ChildOutcome ChildPool::finish(Child& c, bool timed_out) {
     o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   return o;
+}
+
+bool ChildPool::drain(Child& c) {
+  char buf[8192];
+  while (true) {
+    const ssize_t n = ::read(c.fd, buf, sizeof buf);
+    if (n > 0) {
+      c.text.append(buf, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n == 0;  // end of file; else nothing more for now (EAGAIN)
+  }
 }
 
 std::optional<std::pair<int, ChildOutcome>> ChildPool::wait(std::chrono::milliseconds max_wait) {
@@ -165,18 +213,21 @@ std::optional<std::pair<int, ChildOutcome>> ChildPool::wait(std::chrono::millise
     std::vector<pollfd> fds;
     for (const auto& c : children_) fds.push_back({c.fd, POLLIN, 0});
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
-    const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(ms, 1000 * 3600)));
+    // At most 50 ms: a child that ended while something it forked holds its pipe open gives no
+    // end of file, so its end is also looked for with waitpid.
+    const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(ms, 50)));
     if (ready < 0 && errno == EINTR) return std::nullopt;  // a signal: let the owner look
     for (std::size_t k = 0; ready > 0 && k < fds.size(); ++k) {
       if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[8192];
-      const ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) return std::nullopt;
-      if (n > 0) {
-        children_[k].text.append(buf, static_cast<std::size_t>(n));
-        continue;
-      }
-      return take(k, false);  // end of file: the child has answered or died
+      if (drain(children_[k])) return take(k, false);  // end of file: the child has answered or died
+    }
+    for (std::size_t k = 0; k < children_.size(); ++k) {
+      Child& c = children_[k];
+      if (c.pid <= 0) continue;
+      if (::waitpid(c.pid, &c.status, WNOHANG) != c.pid) continue;
+      c.reaped = true;
+      (void)drain(c);  // what it wrote before it ended
+      return take(k, false);
     }
     if (std::chrono::steady_clock::now() >= until) return std::nullopt;  // a child past its limit: the next wait
   }
@@ -185,9 +236,11 @@ std::optional<std::pair<int, ChildOutcome>> ChildPool::wait(std::chrono::millise
 void ChildPool::kill_all() {
   for (auto& c : children_) {
     if (c.pid > 0) {
+      ::kill(-c.pid, SIGKILL);
       ::kill(c.pid, SIGKILL);
-      while (::waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
+      if (!c.reaped)
+        while (::waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
     }
     if (c.fd >= 0) ::close(c.fd);
   }

@@ -4,13 +4,15 @@
 #include <liesim/plugin_context.hpp>
 
 #include "metadata.hpp"
+#include "table_checks.hpp"
 
 #include <fmt/format.h>
 
 namespace liesim {
 
-ModelType::ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library)
-    : api_(plugin->model), name_(plugin->name), library_(std::move(library)) {
+ModelType::ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library,
+                     std::string file)
+    : api_(plugin->model), name_(plugin->name), file_(std::move(file)), library_(std::move(library)) {
   const auto j = parse_metadata(metadata, name_);
   summary_ = metadata_text(j, "summary", name_);
   conventions_ = metadata_text(j, "conventions", name_);
@@ -26,6 +28,16 @@ Model* ModelType::create(const Settings& parameters, std::string& error) const {
   if (s != LIESIM_OK || instance == nullptr) {
     error = context->take_error("the plugin created no instance");
     return nullptr;
+  }
+  // What the instance states is checked before anything is sized from it.
+  liesim_model_info info{};
+  info.size = sizeof info;
+  api_->info(instance, &info);
+  try {
+    tables::check_model_info(api_, info);
+  } catch (const Error& e) {
+    api_->destroy(instance);
+    throw PluginFault(fmt::format("model '{}'{}: {}", name_, file_.empty() ? std::string() : fmt::format(" (plugin {})", file_), e.what()));
   }
   PluginContext* ctx = context.release();
   const liesim_model_api* api = api_;

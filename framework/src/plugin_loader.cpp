@@ -3,6 +3,8 @@
 #include <liesim/plugin_context.hpp>
 #include <liesim/registry.hpp>
 
+#include "table_checks.hpp"
+
 #include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -54,33 +56,35 @@ LoadedPlugin load_plugin(const fs::path& file) {
                             "plugin against the SDK of this liesim", t->abi_major, t->abi_minor, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR));
   if (t->size < offsetof(liesim_plugin, integrator) + sizeof t->integrator)
     throw Error(fmt::format("its plugin table has {} bytes, fewer than ABI {}.0 requires", t->size, LIESIM_ABI_MAJOR));
-  const std::string token = t->build_token ? t->build_token : "";
+  const std::string token = tables::checked_text(t->build_token, "build token");
   if (token != LIESIM_BUILD_TOKEN)
     throw Error(fmt::format("its data layout '{}' is not this liesim's '{}' (build it for this platform)", token, LIESIM_BUILD_TOKEN));
-  const std::string name = t->name ? t->name : "";
+  const std::string name = tables::checked_text(t->name, "name");
   if (name != name_of_file(file))
     throw Error(fmt::format("the plugin calls itself '{}', but its file says '{}': name the file liesim_{}.so", name, name_of_file(file), name));
   LoadedPlugin p;
   p.name = name;
-  p.version = t->version ? t->version : "";
-  p.summary = t->summary ? t->summary : "";
+  p.version = tables::checked_text(t->version, "version");
+  p.summary = tables::checked_text(t->summary, "summary");
   p.file = file.string();
   p.abi_minor = static_cast<int>(t->abi_minor);
-  const std::string metadata = t->metadata_json ? t->metadata_json : "{}";
+  const std::string metadata = t->metadata_json ? tables::checked_text(t->metadata_json, "metadata document") : "{}";
   p.metadata = metadata;
   std::shared_ptr<const void> keep = lib;
   if (t->kind == LIESIM_KIND_MODEL) {
     const liesim_model_api* api = t->model;
     if (api == nullptr || api->size < offsetof(liesim_model_api, exact_solution) + sizeof api->exact_solution)
       throw Error("a model plugin without a complete model table");
+    tables::check_model_table(api);
     p.kind = PluginKind::model;
-    p.model = std::make_shared<ModelType>(t, metadata, keep);
+    p.model = std::make_shared<ModelType>(t, metadata, keep, p.file);
   } else if (t->kind == LIESIM_KIND_INTEGRATOR) {
     const liesim_integrator_api* api = t->integrator;
     if (api == nullptr || api->size < offsetof(liesim_integrator_api, solver_stats) + sizeof api->solver_stats)
       throw Error("an integrator plugin without a complete integrator table");
     p.kind = PluginKind::integrator;
     p.integrator = std::make_shared<IntegratorFamily>(t, metadata, keep);
+    tables::check_integrator_table(api, p.integrator->methods());
   } else {
     throw Error(fmt::format("unknown plugin kind {}", t->kind));
   }

@@ -4,6 +4,8 @@
 #include <liesim/registry.hpp>
 
 #include <fmt/format.h>
+
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -39,11 +41,27 @@ PluginManifest manifest_of(const LoadedPlugin& p) {
 
 PluginManifest manifest_from_json(const nlohmann::json& j);
 
+double probe_time_limit() {
+  if (const char* env = std::getenv("LIESIM_PROBE_TIMEOUT")) {
+    char* end = nullptr;
+    const double s = std::strtod(env, &end);
+    if (end != env && *end == '\0' && s >= 0.1 && s <= 600) return s;
+  }
+  return 5.0;
+}
+
 ProbeResult probe_plugin(const fs::path& file, double timeout_seconds) {
   ProbeResult r;
+  // A FIFO or a device would block the loader's read: only regular files (or links to them) load.
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    r.failure = "not a regular file (a FIFO, a device or a dangling link with a plugin's name): remove it from the plugin folder";
+    return r;
+  }
   // The plugin may print: the child's stdout goes to /dev/null.
   const ChildOutcome o = run_in_child(
       [&] {
+        child_stage(fmt::format("loading {}", file.string()));
         const LoadedPlugin p = load_plugin(file);
         nlohmann::json j = {{"manifest", to_json(manifest_of(p))}, {"metadata", p.metadata}};
         return j.dump();

@@ -95,6 +95,8 @@ void Registry::load_directories(const std::vector<fs::path>& dirs) {
         ProbeResult r = probe_plugin(f);
         c.manifest = r.manifest;
         c.failure = r.failure;
+        c.probed = true;
+        c.metadata = r.metadata;
         if (!r.manifest) failures_.push_back({f.string(), c.name, r.failure});
       }
       candidates_.push_back(std::move(c));
@@ -133,7 +135,7 @@ const LoadedPlugin& Registry::load(const fs::path& file) const {
     return loaded_.emplace(key, load_plugin(file)).first->second;
   } catch (const Error& e) {
     failures_.push_back({key, file.stem().string().substr(std::min<std::size_t>(7, file.stem().string().size())), e.what()});
-    throw Error(fmt::format("plugin {} could not be loaded: {}", key, e.what()));
+    throw PluginFault(fmt::format("plugin {} could not be loaded: {}", key, e.what()));
   }
 }
 
@@ -173,12 +175,14 @@ std::string both(const std::vector<const PluginCandidate*>& cs) {
 }
 }  // namespace
 
-const LoadedPlugin& Registry::model(const std::string& name) const {
-  if (name.find('/') != std::string::npos || (name.size() > 3 && name.substr(name.size() - 3) == ".so")) {
-    const LoadedPlugin& p = load(fs::path(name));
-    if (!p.model) throw Error(fmt::format("{} is an integrator plugin, not a model", name));
-    return p;
-  }
+namespace {
+bool names_a_file(const std::string& name) {
+  return name.find('/') != std::string::npos || (name.size() > 3 && name.substr(name.size() - 3) == ".so");
+}
+}  // namespace
+
+const PluginCandidate* Registry::find_model(const std::string& name) const {
+  if (names_a_file(name)) return nullptr;
   std::vector<const PluginCandidate*> matches;
   for (const auto& c : candidates_)
     if (c.name == name && (!c.manifest || c.manifest->kind == PluginKind::model)) matches.push_back(&c);
@@ -188,29 +192,55 @@ const LoadedPlugin& Registry::model(const std::string& name) const {
                             matches.front()->file.string()));
   if (matches.empty()) throw Error(unknown("model", name, model_names()));
   const PluginCandidate& c = *matches.front();
-  if (!c.manifest) throw Error(fmt::format("model '{}' could not be loaded from {}: {}", name, c.file.string(), c.failure));
-  const LoadedPlugin& p = load(c.file);
-  if (!p.model) throw Error(fmt::format("{} is an integrator plugin, not a model", c.file.string()));
+  if (!c.manifest) throw PluginFault(fmt::format("model '{}' could not be loaded from {}: {}", name, c.file.string(), c.failure));
+  return &c;
+}
+
+const LoadedPlugin& Registry::model(const std::string& name) const {
+  const PluginCandidate* c = find_model(name);
+  const fs::path file = c ? c->file : fs::path(name);
+  const LoadedPlugin& p = load(file);
+  if (!p.model) throw Error(fmt::format("{} is an integrator plugin, not a model", file.string()));
   return p;
 }
 
-std::pair<const LoadedPlugin*, MethodInfo> Registry::method(const std::string& method) const {
+std::pair<std::string, std::string> split_method(const std::string& method) {
+  const auto at = method.rfind(".so:");
+  if (at == std::string::npos) return {std::string(), method};
+  return {method.substr(0, at + 3), method.substr(at + 4)};
+}
+
+const PluginCandidate* Registry::find_method(const std::string& given) const {
+  const auto [file, method] = split_method(given);
   std::vector<const PluginCandidate*> matches;
-  for (const auto& c : candidates_)
+  for (const auto& c : candidates_) {
+    std::error_code ec;
+    if (!file.empty() && !fs::equivalent(c.file, file, ec)) continue;
     if (c.manifest && c.manifest->kind == PluginKind::integrator &&
         std::find(c.manifest->methods.begin(), c.manifest->methods.end(), method) != c.manifest->methods.end())
       matches.push_back(&c);
+  }
+  // Two files offering one name (a stray plugin offering a shipped method's name) are refused
+  // with both named, never resolved silently; FILE.so:METHOD chooses one.
   if (matches.size() > 1)
-    throw Error(fmt::format("method '{}' is provided by {} plugin files: {}; remove all but one from the plugin path",
-                            method, matches.size(), both(matches)));
+    throw Error(fmt::format("method '{}' is provided by {} plugin files: {}; remove all but one from the plugin path, or choose "
+                            "one by giving its file: --integrator {}:{}", method, matches.size(), both(matches),
+                            matches.front()->file.string(), method));
+  if (matches.empty() && !file.empty())
+    throw Error(fmt::format("no plugin file {} on the plugin path offers method '{}' (see `liesim list`)", file, method));
   if (matches.empty()) throw Error(unknown("integrator", method, method_names()));
-  const LoadedPlugin& p = load(matches.front()->file);
+  return matches.front();
+}
+
+std::pair<const LoadedPlugin*, MethodInfo> Registry::method(const std::string& given) const {
+  const PluginCandidate* c = find_method(given);
+  const std::string method = split_method(given).second;
+  const LoadedPlugin& p = load(c->file);
   if (p.integrator)
     for (const auto& m : p.integrator->methods())
       if (m.name == method) return {&p, m};
-  throw Error(fmt::format("the manifest {} says the plugin provides method '{}', but the plugin does not: regenerate the "
-                          "manifest with `liesim manifest {}`", manifest_path(matches.front()->file).string(), method,
-                          matches.front()->file.string()));
+  throw PluginFault(fmt::format("the manifest {} says the plugin provides method '{}', but the plugin does not: regenerate the "
+                                "manifest with `liesim manifest {}`", manifest_path(c->file).string(), method, c->file.string()));
 }
 
 }  // namespace liesim

@@ -1,4 +1,5 @@
 // Resolving names and settings into a run, and executing it with the right driver loop.
+#include <liesim/child_process.hpp>
 #include <liesim/run.hpp>
 
 #include <fmt/format.h>
@@ -13,12 +14,13 @@ namespace {
 /// Everything but the model instance: method, options, times, tolerances.
 PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
   PreparedRun p;
+  child_stage(fmt::format("loading the plugin of method '{}'", r.method));
   const auto [family, info] = registry.method(r.method);
   p.integrator_plugin = family;
   p.method = info;
 
   // Options are the family's plus, for kernel-driven methods, the kernel's step control.
-  const auto family_specs = family->integrator->options(r.method);
+  const auto family_specs = family->integrator->options(info.name);
   const auto control_specs = info.self_controlled ? std::vector<SettingSpec>{} : step_control_options(family_specs);
   std::vector<SettingSpec> all = family_specs;
   all.insert(all.end(), control_specs.begin(), control_specs.end());
@@ -59,6 +61,7 @@ PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
 /// The model's initial state (or the request's), checked; the method's look at the model.
 void prepare_model(PreparedRun& p, const RunRequest& r) {
   const MethodInfo& info = p.method;
+  child_stage(fmt::format("computing the initial state of model '{}'", r.model));
   p.y0.resize(p.model->size());
   p.model->initial_state(p.y0);
   if (!r.y0.empty()) {
@@ -75,15 +78,17 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
   // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.
   std::string refused;
   const IntegratorFamily& family_object = *p.integrator_plugin->integrator;
+  child_stage(fmt::format("preparing model '{}' (its prepare())", r.model));
   if (p.model->prepare() != Status::ok)
     throw Error(fmt::format("model '{}': preparing its workspaces failed: {}", r.model, p.model->last_error()));
+  child_stage(fmt::format("creating method '{}' for model '{}'", r.method, r.model));
   if (info.self_controlled) {
-    std::unique_ptr<Solver> solver(family_object.create_solver(r.method, p.options, refused));
+    std::unique_ptr<Solver> solver(family_object.create_solver(info.name, p.options, refused));
     const SolverTolerances tol{p.spec.control.rtol, p.spec.control.atol, p.spec.step};
     if (solver && solver->init(*p.model, p.spec.t0, p.y0, tol, refused) == Status::ok) refused.clear();
     else if (refused.empty()) refused = "the solver refused the model";
   } else {
-    std::unique_ptr<Stepper> stepper(family_object.create_stepper(r.method, p.options, refused));
+    std::unique_ptr<Stepper> stepper(family_object.create_stepper(info.name, p.options, refused));
     if (stepper && stepper->init(*p.model, refused) == Status::ok) refused.clear();
     else if (refused.empty()) refused = "the method refused the model";
   }
@@ -93,12 +98,21 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
 
 }  // namespace
 
+std::string given_parameters(const std::map<std::string, std::string>& parameters) {
+  if (parameters.empty()) return "its default parameters";
+  std::vector<std::string> kv;
+  for (const auto& [k, v] : parameters) kv.push_back(k + "=" + v);
+  return fmt::format("parameters {}", fmt::join(kv, ", "));
+}
+
 PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
+  child_stage(fmt::format("loading the plugin of model '{}'", r.model));
   const LoadedPlugin& plugin = registry.model(r.model);
   PreparedRun p = prepare_method(registry, r);
   p.model_plugin = &plugin;
   p.parameters = Settings(plugin.model->parameters(), r.parameters, fmt::format("parameter of model '{}'", r.model));
   std::string error;
+  child_stage(fmt::format("creating model '{}' with {}", r.model, given_parameters(r.parameters)));
   p.model.reset(plugin.model->create(p.parameters, error));
   if (!p.model)
     throw Error(error.find(fmt::format("of model '{}'", r.model)) != std::string::npos ? error
@@ -118,6 +132,8 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r, std::uniq
 }
 
 RunResult execute(PreparedRun& p, Observer& observer) {
+  child_stage(fmt::format("running model '{}' under method '{}'", p.model_plugin ? p.model_plugin->name : std::string("(in process)"),
+                          p.method.name));
   std::string error;
   const IntegratorFamily& family = *p.integrator_plugin->integrator;
   if (p.method.self_controlled) {

@@ -5,6 +5,7 @@
  *
  * The same file, compiled with TEST_FAULT set, makes the misbehaving plugins of the loading tests
  * (see the end of the file). */
+#define _POSIX_C_SOURCE 200809L /* fork() and pause() for the misbehaving builds */
 #include <liesim/plugin.h>
 
 #include <math.h>
@@ -23,6 +24,31 @@
 #define FAULT_CREATE_FAILS 4 /* create() logs why and returns LIESIM_FATAL */
 #define FAULT_NO_ENTRY 5     /* exports no entry point at all */
 #define FAULT_CRASH_LOAD 6   /* crashes (SIGSEGV) while the library is being loaded */
+/* The misbehaving plugins of the fault-isolation corpus (tests/plugins/corpus.cmake): */
+#define FAULT_NULL_PREPARE 7      /* the table has no prepare() */
+#define FAULT_NULL_ACT_EXP 8      /* the table has no act_exp() */
+#define FAULT_HUGE_SIZE 9         /* info states n = 10^9 */
+#define FAULT_NEGATIVE_SIZE 10    /* info states n = -6 */
+#define FAULT_BAD_UTF8 11         /* the summary is not UTF-8 */
+#define FAULT_NULL_NAMES 12       /* info gives no state names */
+#define FAULT_PROJECT_FLAG 13     /* LIESIM_MODEL_CAN_PROJECT without project() */
+#define FAULT_CRASH_CREATE 14     /* SIGSEGV in create() */
+#define FAULT_ABORT_CREATE 15     /* abort() in create() */
+#define FAULT_EXIT_CREATE 16      /* exit(3) in create() */
+#define FAULT_HANG_CREATE 17      /* create() never returns */
+#define FAULT_FORK_CREATE 18      /* create() forks a process that holds liesim's pipes and sleeps, then crashes */
+#define FAULT_CRASH_PREPARE 19    /* SIGSEGV in prepare() */
+#define FAULT_HUGE_ALLOC 20       /* prepare() writes through a failed 2^62-byte malloc */
+#define FAULT_CRASH_STEP 21       /* SIGSEGV in f and F after t = 0.05 */
+#define FAULT_EXIT_STEP 22        /* exit(3) in f and F after t = 0.05 */
+#define FAULT_HANG_STEP 23        /* f and F never return after t = 0.05 */
+#define FAULT_ABORT_STEP 24       /* abort() in f and F after t = 0.05 */
+#define FAULT_EXIT_LOAD 25        /* exit(3) while the library is loaded */
+#define FAULT_HANG_LOAD 26        /* never finishes loading */
+#define FAULT_FORK_LOAD 27        /* forks a sleeping process while loaded (and works) */
+#define FAULT_CRASH_INFO 28       /* SIGSEGV in info() */
+#define FAULT_BAD_UTF8_NAMES 29   /* a state name is not UTF-8 */
+#define FAULT_FORK_STEP 30        /* f and F fork a sleeping process, then crash, after t = 0.05 */
 #ifndef TEST_FAULT
 #define TEST_FAULT FAULT_NONE
 #endif
@@ -32,6 +58,30 @@ static const liesim_host* host = NULL;
 static void say(void* context, liesim_log_level level, const char* message) {
   if (host != NULL && host->log != NULL) host->log(context, level, message);
 }
+
+/* ---- Misbehaviour on demand (the corpus) ---------------------------------------------------- */
+
+#include <signal.h>
+#include <unistd.h>
+#define FAULT_IS(x) (TEST_FAULT == (x))
+static void misbehave(int crash, int abort_it, int exit_it, int hang, int fork_it) {
+  if (fork_it && fork() == 0)
+    for (;;) pause();
+  if (crash || fork_it) {
+    volatile int* volatile nowhere = NULL;
+    *nowhere = 1;
+  }
+  if (abort_it) abort();
+  if (exit_it) exit(3);
+  if (hang)
+    for (;;) pause();
+}
+#define STEP_FAULT(t)                                                                                               \
+  do {                                                                                                              \
+    if ((t) > 0.05)                                                                                                 \
+      misbehave(FAULT_IS(FAULT_CRASH_STEP), FAULT_IS(FAULT_ABORT_STEP), FAULT_IS(FAULT_EXIT_STEP), FAULT_IS(FAULT_HANG_STEP), \
+                FAULT_IS(FAULT_FORK_STEP));                                                                         \
+  } while (0)
 
 /* ---- 3-vectors -------------------------------------------------------------------------------- */
 
@@ -132,6 +182,7 @@ static void so3_dexp(const double* u, const double* v, double* out) {
  * angular velocity, q' = w x q; se(3) = R^6 ordered rotation first, then translation,
  * xi = (u, v); left action (A, a).(q, w) = (A q, A w + a x A q); right-trivialised dexpinv. */
 static const char* const state_names[6] = {"q_x", "q_y", "q_z", "w_x", "w_y", "w_z"};
+static const char* const bad_state_names[6] = {"q_\xc3\x28", "q_y", "q_z", "w_x", "w_y", "w_z"};
 static const char* const invariant_names[3] = {"energy", "q_norm_minus_1", "q_dot_w"};
 static const char* const invariant_docs[3] = {"E = 1/2 m L^2 |w x q|^2 + m g L q_z, J (conserved)",
                                               "|q| - 1 (stays on S^2)", "q . w (tangency)"};
@@ -192,6 +243,8 @@ static liesim_status create(void* context, int32_t count, const char* const* key
   char why[256];
   int i, bad = 0;
   *out = NULL;
+  misbehave(FAULT_IS(FAULT_CRASH_CREATE), FAULT_IS(FAULT_ABORT_CREATE), FAULT_IS(FAULT_EXIT_CREATE), FAULT_IS(FAULT_HANG_CREATE),
+            FAULT_IS(FAULT_FORK_CREATE));
 #if TEST_FAULT == FAULT_CREATE_FAILS
   (void)count, (void)keys, (void)values;
   say(context, LIESIM_LOG_ERROR, "cannot create the model: deliberate failure in create (test plugin)");
@@ -252,13 +305,14 @@ static void info(liesim_model* s, liesim_model_info* i) {
   liesim_model_info mine;
   const uint32_t size = i->size < sizeof mine ? i->size : (uint32_t)sizeof mine;
   (void)s;
+  misbehave(FAULT_IS(FAULT_CRASH_INFO), 0, 0, 0, 0);
   memset(&mine, 0, sizeof mine);
   mine.size = size;
   mine.flags = LIESIM_MODEL_EXACT_DEXPINV | LIESIM_MODEL_CAN_PROJECT;
-  mine.point_size = 6;
+  mine.point_size = FAULT_IS(FAULT_HUGE_SIZE) ? 1000000000 : FAULT_IS(FAULT_NEGATIVE_SIZE) ? -6 : 6;
   mine.algebra_dim = 6;
   mine.invariant_count = 3;
-  mine.state_names = state_names;
+  mine.state_names = FAULT_IS(FAULT_NULL_NAMES) ? NULL : FAULT_IS(FAULT_BAD_UTF8_NAMES) ? bad_state_names : state_names;
   mine.invariant_names = invariant_names;
   mine.invariant_docs = invariant_docs;
   memcpy(i, &mine, size);
@@ -266,6 +320,14 @@ static void info(liesim_model* s, liesim_model_info* i) {
 
 static liesim_status prepare(liesim_model* s) {
   (void)s;
+  misbehave(FAULT_IS(FAULT_CRASH_PREPARE), 0, 0, 0, 0);
+  if (FAULT_IS(FAULT_HUGE_ALLOC)) {
+    /* Through a volatile pointer, so that the compiler cannot drop the allocation. */
+    void* (*volatile allocate)(size_t) = malloc;
+    volatile double* huge = (volatile double*)allocate((size_t)1 << 62);
+    huge[0] = 1.0; /* NULL: SIGSEGV */
+    free((void*)huge);
+  }
   return LIESIM_OK;
 }
 
@@ -281,7 +343,7 @@ static void angular_acceleration(const liesim_model* s, const double* q, double*
 /* f(q, w) = (w, q x h) */
 static liesim_status generator(liesim_model* s, double t, const double* y, double* xi) {
   double h[3];
-  (void)t;
+  STEP_FAULT(t);
   angular_acceleration(s, y, h);
   memcpy(xi, y + 3, 3 * sizeof(double));
   cross(y, h, xi + 3);
@@ -290,7 +352,7 @@ static liesim_status generator(liesim_model* s, double t, const double* y, doubl
 
 /* F(q, w) = (w x q, h) */
 static liesim_status vector_field(liesim_model* s, double t, const double* y, double* dy) {
-  (void)t;
+  STEP_FAULT(t);
   cross(y + 3, y, dy);
   angular_acceleration(s, y, dy + 3);
   return LIESIM_OK;
@@ -412,15 +474,21 @@ static const liesim_model_api model_api = {.size = sizeof(liesim_model_api),
                                            .create = create,
                                            .destroy = destroy,
                                            .info = info,
+#if TEST_FAULT != FAULT_NULL_PREPARE
                                            .prepare = prepare,
+#endif
                                            .initial_state = initial_state,
                                            .generator = generator,
                                            .vector_field = vector_field,
+#if TEST_FAULT != FAULT_NULL_ACT_EXP
                                            .act_exp = act_exp,
+#endif
                                            .dexpinv = dexpinv,
                                            .bracket = bracket,
                                            .space_generator = space_generator,
+#if TEST_FAULT != FAULT_PROJECT_FLAG
                                            .project = project,
+#endif
                                            .distance = distance,
                                            .invariants = invariants,
                                            .check_state = check_state,
@@ -457,7 +525,11 @@ static const liesim_plugin plugin = {.size = sizeof(liesim_plugin),
                                      .build_token = LIESIM_BUILD_TOKEN,
                                      .name = PLUGIN_NAME,
                                      .version = "1.0.0",
+#if TEST_FAULT == FAULT_BAD_UTF8
+                                     .summary = "spherical pendulum \xff\xfe in C",
+#else
                                      .summary = "spherical pendulum on TS^2 under SE(3), in C",
+#endif
                                      .metadata_json = metadata,
                                      .model = &model_api};
 
@@ -465,6 +537,16 @@ static const liesim_plugin plugin = {.size = sizeof(liesim_plugin),
 #include <signal.h>
 /* Runs when the library is loaded, before liesim can look at it (a GNU C constructor). */
 __attribute__((constructor)) static void crash_on_load(void) { raise(SIGSEGV); }
+#endif
+#if TEST_FAULT == FAULT_EXIT_LOAD || TEST_FAULT == FAULT_HANG_LOAD || TEST_FAULT == FAULT_FORK_LOAD
+__attribute__((constructor)) static void misbehave_on_load(void) {
+  if (FAULT_IS(FAULT_FORK_LOAD)) {
+    if (fork() == 0)
+      for (;;) pause();
+    return;
+  }
+  misbehave(0, 0, FAULT_IS(FAULT_EXIT_LOAD), FAULT_IS(FAULT_HANG_LOAD), 0);
+}
 #endif
 
 #if TEST_FAULT != FAULT_NO_ENTRY

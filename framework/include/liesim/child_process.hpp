@@ -23,22 +23,34 @@ struct ChildOutcome {
   };
   End end = End::not_started;
   std::string text;
+  std::string stage;     ///< what the job said it was doing last (child_stage), "" if nothing
   int code = 0;
   double seconds = 0.0;  ///< wall time from start to end
 
   bool answered() const { return end == End::answered; }
   /// Why it gave no answer, as a sentence fragment ("crashed with SIGSEGV (Segmentation
-  /// fault)", "exited with status 7 before finishing", "timed out after 2 s (killed)", ...).
+  /// fault)", "exited with status 7 before finishing", "timed out after 2 s (killed)", ...),
+  /// followed by " while " and the job's last stage when it said one.
   std::string reason() const;
 };
 
 /// "SIGSEGV (Segmentation fault)".
 std::string signal_text(int sig);
 
+/// The longest time limit a child can have: 1e9 s (about 31 years); a longer one is refused by
+/// the options that set limits, and treated as this one here (a steady_clock deadline of
+/// nanoseconds overflows beyond about 9.2e9 s).
+inline constexpr double max_time_limit_s = 1e9;
+
+/// In a child of a ChildPool: say what the job is doing now ("creating model 'x' with parameters
+/// N=3"), so that a crash, exit or time limit is reported with it. Elsewhere: does nothing.
+void child_stage(const std::string& what);
+
 /// Children running at once; the owner starts jobs and collects their outcomes one by one. The
 /// owner must be single-threaded when it starts a job (fork). Children ignore SIGINT and SIGTERM
 /// (the owner decides when they stop) and leave with _exit, running no destructor or atexit
-/// handler of the owner's state.
+/// handler of the owner's state. Each child leads a process group of its own: what it forks
+/// (a plugin that forks) is killed with it when it ends, and cannot keep its answer pipe open.
 class ChildPool {
  public:
   /// Runs in the child; its return value is the answer, an exception's message a failure.
@@ -71,8 +83,12 @@ class ChildPool {
     std::chrono::steady_clock::time_point started, deadline;
     double timeout_s = 0.0;
     std::string start_failure;
+    bool reaped = false;  ///< waitpid has collected it; `status` is its end
+    int status = 0;
   };
   ChildOutcome finish(Child& c, bool timed_out);
+  /// Read what the child has written; true at end of file.
+  static bool drain(Child& c);
   std::vector<Child> children_;
 };
 

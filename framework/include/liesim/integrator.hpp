@@ -112,7 +112,7 @@ class Solver {
   /// where the plugin cannot report steps (ABI < 2.2).
   bool on_step(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {
 #if LIESIM_ABI_MINOR >= 2
-    if (LIESIM_HAS_MEMBER(api_, liesim_integrator_api, solver_on_step)) {
+    if (LIESIM_HAS_MEMBER(api_, liesim_integrator_api, solver_on_step) && api_->solver_on_step != nullptr) {
       api_->solver_on_step(s_, report, context);
       return true;
     }

@@ -12,8 +12,10 @@ namespace liesim {
 
 class ModelType {
  public:
-  /// `metadata`: the plugin's JSON document; throws liesim::Error when it is malformed.
-  ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library);
+  /// `metadata`: the plugin's JSON document; throws liesim::Error when it is malformed. `file`:
+  /// the plugin's library, named in the messages about what its instances state.
+  ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library,
+            std::string file = {});
   /// One-line summary.
   const std::string& summary() const { return summary_; }
   /// Declared parameters with defaults, units and meaning.
@@ -21,11 +23,14 @@ class ModelType {
   /// The convention block: SPACE / GROUP / ACTION / GENERATOR / EMBEDDING / INVARIANTS / PARAMETERS / SOURCE.
   const std::string& conventions() const { return conventions_; }
   /// Create an instance (the caller owns it); nullptr and `error` set when the plugin refuses.
+  /// Throws PluginFault when the instance's info states sizes, names or capabilities the host
+  /// cannot use (the plugin file and the member named).
   Model* create(const Settings& parameters, std::string& error) const;
 
  private:
   const liesim_model_api* api_;
   std::string name_;
+  std::string file_;
   std::shared_ptr<const void> library_;
   std::string summary_;
   std::string conventions_;

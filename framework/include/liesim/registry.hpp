@@ -38,6 +38,8 @@ struct PluginCandidate {
   std::string name;                        ///< from the file name liesim_NAME.so
   std::optional<PluginManifest> manifest;  ///< unset when its probe failed
   std::string failure;                     ///< why the probe failed
+  bool probed = false;                     ///< a probe ran (no current manifest): `metadata` is its answer
+  std::string metadata;                    ///< the metadata document the probe read
 };
 
 /// A plugin that loaded into this process: its table's data and the host-side objects.
@@ -70,13 +72,19 @@ struct ProbeResult {
 /// Load `file` into this process and check its table; throws liesim::Error with the reason.
 /// (The library stays loaded while any object made from it lives.)
 LoadedPlugin load_plugin(const std::filesystem::path& file);
+/// Time limit of a plugin probe: 5 s, or LIESIM_PROBE_TIMEOUT seconds (0.1 to 600) when set.
+double probe_time_limit();
 /// Load `file` in a child process and report what it provides, or how it failed (crash, exit,
-/// refused table, timeout): the plugin's code never runs in this process.
-ProbeResult probe_plugin(const std::filesystem::path& file, double timeout_seconds = 20.0);
+/// refused table, timeout after probe_time_limit(), a FIFO): the plugin's code never runs in
+/// this process.
+ProbeResult probe_plugin(const std::filesystem::path& file, double timeout_seconds = probe_time_limit());
 /// The manifest document written beside a plugin (`liesim manifest`).
 std::string manifest_json(const PluginManifest& m);
 /// The file of the manifest beside `plugin` (liesim_NAME.json).
 std::filesystem::path manifest_path(const std::filesystem::path& plugin);
+
+/// "FILE.so:METHOD" -> (FILE.so, METHOD); a bare method name -> ("", METHOD).
+std::pair<std::string, std::string> split_method(const std::string& method);
 
 /// The plugins on a search path. Thread-safe: studies resolve names from several threads.
 class Registry {
@@ -107,6 +115,13 @@ class Registry {
   const LoadedPlugin& model(const std::string& name) const;
   /// The integrator family providing method `method` and that method's info; throws liesim::Error.
   std::pair<const LoadedPlugin*, MethodInfo> method(const std::string& method) const;
+  /// The file that provides model `name`, from the manifests alone (no plugin code runs); null
+  /// when `name` is itself a file. Throws liesim::Error for an unknown or duplicated name, and
+  /// PluginFault for a file whose probe failed.
+  const PluginCandidate* find_model(const std::string& name) const;
+  /// The file that provides method `method`, from the manifests alone; throws liesim::Error.
+  /// `FILE.so:METHOD` chooses the file when two offer the name.
+  const PluginCandidate* find_method(const std::string& method) const;
   /// Every model name, and every method name, the manifests offer.
   std::vector<std::string> model_names() const;
   std::vector<std::string> method_names() const;

@@ -39,6 +39,8 @@ struct PreparedRun {
   Eigen::VectorXd y0;   ///< validated initial state
 };
 
+/// "parameters N=3, L=2" or "its default parameters" (messages about a model instance).
+std::string given_parameters(const std::map<std::string, std::string>& parameters);
 /// Resolve and validate a request; throws liesim::Error naming the first problem and its fix.
 PreparedRun prepare_run(const Registry& registry, const RunRequest& request);
 /// The same with a model instance made in this process (a prototype: liesim::adopt_model) instead

@@ -25,4 +25,12 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A plugin that cannot be used as it is (it does not load, its tables are incomplete, an
+/// instance states sizes the host cannot use), as opposed to a request it refuses: a study fails
+/// the runs that need it instead of refusing the study file.
+class PluginFault : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace liesim

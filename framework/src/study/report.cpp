@@ -49,8 +49,12 @@ void write_manifest(const std::string& out, const StudySpec& study, const Regist
                     const std::string& finished, int jobs, const std::string& shard, const std::vector<std::string>& merged_from,
                     const std::string& engine) {
   nlohmann::json plugins = nlohmann::json::array();
-  for (const auto& p : registry.plugins())
-    plugins.push_back({{"name", p.name}, {"version", p.version}, {"abi", fmt::format("{}.{}", LIESIM_ABI_MAJOR, p.abi_minor)}, {"kind", p.model ? "model" : "integrator"}, {"file", p.file}});
+  // From the manifests (the coordinator loads no plugin): every plugin on the search path.
+  for (const auto& c : registry.candidates())
+    if (c.manifest)
+      plugins.push_back({{"name", c.manifest->name}, {"version", c.manifest->version},
+                         {"abi", fmt::format("{}.{}", c.manifest->abi_major, c.manifest->abi_minor)},
+                         {"kind", c.manifest->kind == PluginKind::model ? "model" : "integrator"}, {"file", c.file.string()}});
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   nlohmann::json j = {

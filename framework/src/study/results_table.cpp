@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <stdexcept>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -31,7 +33,15 @@ std::string quote(const std::string& s) {
 
 std::string num(double v) { return std::isnan(v) ? "" : fmt::format("{:.17g}", v); }
 
-double to_num(const std::string& s) { return s.empty() ? std::nan("") : std::stod(s); }
+/// The number a cell holds (empty: NaN). A subnormal reads back as written: strtod reports it with
+/// ERANGE, which std::stod would turn into an exception (a row that then could not be read back).
+double to_num(const std::string& s) {
+  if (s.empty()) return std::nan("");
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0') throw std::invalid_argument("not a number: '" + s + "'");
+  return v;
+}
 
 }  // namespace
 

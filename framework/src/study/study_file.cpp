@@ -1,6 +1,7 @@
 // Study files (TOML, read with toml++): strict keys and types, errors with file, line and key.
 #include <liesim/status.hpp>
 #include <liesim/study/study_file.hpp>
+#include <liesim/child_process.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -40,12 +42,29 @@ std::string get_string(const Where& w, const toml::node& n, const std::string& k
 
 double get_number(const Where& w, const toml::node& n, const std::string& key) {
   if (!n.is_number()) w.fail(n, fmt::format("key '{}' must be a number", key));
-  return *n.value<double>();
+  // An integer beyond 2^53 has no exact double (and toml++ refuses to convert it): say so.
+  if (n.is_integer()) {
+    const std::int64_t v = *n.value_exact<std::int64_t>();
+    constexpr std::int64_t exact = std::int64_t{1} << 53;
+    if (v > exact || v < -exact)
+      w.fail(n, fmt::format("key '{}' = {}: an integer beyond 2^53 is not exact as a number; write it as a float (e.g. {:.17g})",
+                            key, v, static_cast<double>(v)));
+    return static_cast<double>(v);
+  }
+  return *n.value_exact<double>();
 }
 
 double get_positive(const Where& w, const toml::node& n, const std::string& key) {
   const double v = get_number(w, n, key);
   if (!(v > 0) || !std::isfinite(v)) w.fail(n, fmt::format("key '{}' must be a positive finite number (got {})", key, v));
+  return v;
+}
+
+/// A time limit in seconds: positive and at most max_time_limit_s (a longer one would overflow
+/// the clock's deadline).
+double get_time_limit(const Where& w, const toml::node& n, const std::string& key) {
+  const double v = get_positive(w, n, key);
+  if (v > max_time_limit_s) w.fail(n, fmt::format("key '{}' = {:g} s is longer than liesim's limit of {:g} s (31 years)", key, v, max_time_limit_s));
   return v;
 }
 
@@ -225,7 +244,7 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
                    "'match_steps_of' or 'match_error_of' (the name of an adaptive group)");
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
   if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
-  if (const auto* n = t.get("timeout")) g.timeout = get_positive(w, *n, "timeout");
+  if (const auto* n = t.get("timeout")) g.timeout = get_time_limit(w, *n, "timeout");
   if (const auto* n = t.get("one_step")) {
     if (!n->is_boolean()) w.fail(*n, "key 'one_step' must be true or false");
     g.one_step = *n->value<bool>();
@@ -263,7 +282,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   s.output = root.contains("output") ? get_string(w, *root.get("output"), "output") : "results/" + s.name;
   if (s.output.empty()) w.fail(*root.get("output"), "key 'output' must name a folder (it is empty)");
   if (const auto* n = root.get("repeat")) s.repeat = get_integer(w, *n, "repeat", 1, max_repeat);
-  if (const auto* n = root.get("timeout")) s.timeout = get_positive(w, *n, "timeout");
+  if (const auto* n = root.get("timeout")) s.timeout = get_time_limit(w, *n, "timeout");
   if (const auto* n = root.get("reference")) {
     const auto* t = n->as_table();
     if (!t) w.fail(*n, "[reference] must be a table");
@@ -275,7 +294,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
     if (const auto* v = t->get("rtol")) r.rtol = get_positive(w, *v, "rtol");
     if (const auto* v = t->get("atol")) r.atol = get_positive(w, *v, "atol");
     if (const auto* v = t->get("options")) r.options = settings_table(w, *v, "options");
-    if (const auto* v = t->get("timeout")) r.timeout = get_positive(w, *v, "timeout");
+    if (const auto* v = t->get("timeout")) r.timeout = get_time_limit(w, *v, "timeout");
   }
   if (!root.contains("case")) w.fail(1, "the study needs at least one [[case]]");
   std::set<std::string> case_names;
@@ -385,6 +404,17 @@ std::vector<RunItem> expand(const StudySpec& s) {
         check_size();
       }
     }
+  // Every run has an id of its own: --resume and merge find rows by it, and two runs with one id
+  // would be merged silently (a repeated step value, two [[runs]] groups of one name).
+  std::map<std::string, const RunItem*> seen;
+  for (const auto& r : out) {
+    const auto [it, added] = seen.emplace(r.id, &r);
+    if (!added)
+      throw Error(fmt::format("{}:{}: [[runs]] '{}' makes the run '{}' a second time (first made by [[runs]] '{}', line {}): a "
+                              "repeated step, tolerance or integrator, or two [[runs]] groups with one name; remove the repeat or "
+                              "rename the group", s.file, r.group->line, r.group->name, r.id, it->second->group->name,
+                              it->second->group->line));
+  }
   return out;
 }
 

@@ -10,6 +10,8 @@
 #include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>
 
+#include "run_plan.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -127,9 +129,12 @@ std::string reference_key(const Registry& registry, const StudySpec& s, const Ca
                       {"integrator", s.reference.integrator}, {"step", s.reference.step}, {"rtol", s.reference.rtol},
                       {"atol", s.reference.atol}, {"options", s.reference.options}, {"build", LIESIM_BUILD_TOKEN}};
   // A new plugin version invalidates the cached reference.
+  // From the manifests: the coordinator loads no plugin.
   try {
-    j["model_version"] = registry.model(c.model).version;
-    if (s.reference.integrator != "exact") j["integrator_version"] = registry.method(s.reference.integrator).first->version;
+    if (const PluginCandidate* m = registry.find_model(c.model); m && m->manifest) j["model_version"] = m->manifest->version;
+    if (s.reference.integrator != "exact")
+      if (const PluginCandidate* f = registry.find_method(s.reference.integrator); f->manifest)
+        j["integrator_version"] = f->manifest->version;
   } catch (const Error&) {
   }
   return j.dump();
@@ -141,39 +146,66 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   const std::vector<RunItem> items = expand(study);
   if (items.empty()) throw Error(fmt::format("{}: the study expands to no runs", study.file));
 
-  // 1. Validate everything before anything runs.
-  std::vector<PreparedRun> prepared;
-  prepared.reserve(items.size());
+  // 1. Validate everything before anything runs, in child processes (plan_runs): runs that ask
+  // the same of the plugins (same model, parameters, method, options and kind of step) share a
+  // probe. A refusal is an error in the study file; a plugin that misbehaves fails its runs.
+  const double study_limit = study.timeout > 0 ? study.timeout : opt.run_timeout;
+  auto limit_of = [&](const RunItem& item) { return item.group->timeout > 0 ? item.group->timeout : study_limit; };
+  std::vector<PlanProbe> probes;
+  std::map<std::string, std::size_t> probe_of_key;
+  std::vector<std::size_t> probe_of_item(items.size());
+  for (const auto& item : items) {
+    // A matched run's step is known only after its adaptive run: validate with a placeholder.
+    const double step = item.matched >= 0 ? item.case_spec->t_end / 100 : item.step;
+    PlanProbe probe;
+    probe.requests.push_back(request_for(item, step));
+    if (item.group->one_step) probe.requests.push_back(request_for(item, step, true));  // the pair's parameters too
+    probe.limit_s = limit_of(item);
+    nlohmann::json key = nlohmann::json::array();
+    for (const auto& q : probe.requests)
+      key.push_back({q.model, q.parameters, q.method, q.options, q.t_end, q.step > 0, q.rtol > 0, q.solver_outputs});
+    const auto [it, added] = probe_of_key.emplace(key.dump(), probes.size());
+    if (added) probes.push_back(std::move(probe));
+    probe_of_item[item.index] = it->second;
+  }
+  // The references' set-up, one probe per case.
+  std::map<std::string, std::size_t> reference_probe;
+  if (study.reference.integrator != "exact")
+    for (const auto& c : study.cases) {
+      PlanProbe probe;
+      probe.requests.push_back(request_for(c, study.reference.integrator, study.reference.step,
+                                           study.reference.step > 0 ? 0.0 : study.reference.rtol, study.reference.options));
+      probe.limit_s = study.reference.timeout > 0 ? study.reference.timeout : study_limit;
+      reference_probe[c.name] = probes.size();
+      probes.push_back(std::move(probe));
+    }
+  const std::vector<RunPlan> plan_of_probe = plan_runs(registry, probes, opt.jobs);
+  std::vector<RunPlan> plans(items.size());
   ResultColumns columns;
   std::set<std::string> params, options, invariants, diagnostics, observables;
   std::map<std::string, std::set<std::string>> series_columns;  // per case: the columns of its series files
   for (const auto& item : items) {
     const CaseSpec& c = *item.case_spec;
-    try {
-      // A matched run's step is known only after its adaptive run: validate with a placeholder.
-      const double step = item.matched >= 0 ? c.t_end / 100 : item.step;
-      prepared.push_back(prepare_run(registry, request_for(item, step)));
-      if (item.group->one_step) (void)prepare_run(registry, request_for(item, step, true));  // the pair's parameters too
-    } catch (const Error& e) {
+    const RunPlan& p = plans[item.index] = plan_of_probe[probe_of_item[item.index]];
+    if (p.state == RunPlan::State::refused)
       throw Error(fmt::format("{}:{}: case '{}' with integrator '{}' ([[runs]] '{}', line {}): {}", study.file, c.line, c.name,
-                              item.integrator, item.group->name, item.group->line, e.what()));
-    }
-    const PreparedRun& p = prepared.back();
+                              item.integrator, item.group->name, item.group->line, p.message));
+    if (p.state != RunPlan::State::ok) continue;  // its runs fail with the reason
     if (item.matched >= 0 && p.method.self_controlled)
       throw Error(fmt::format("{}:{}: [[runs]] '{}': '{}' controls its own steps and cannot run a matched constant step "
                               "(match_{}_of needs a kernel-driven fixed-step method such as rkmk5 or rk4)",
                               study.file, item.group->line, item.group->name, item.integrator, item.group->match));
-    for (const auto& [k, v] : p.parameters.values()) params.insert(k);
-    for (const auto& [k, v] : p.options.values()) options.insert(k);
-    for (const auto& [k, v] : p.control.values()) options.insert(k);
-    for (const auto& i : p.model->invariants()) invariants.insert(i.name);
+    for (const auto& [k, v] : p.parameters) params.insert(k);
+    for (const auto& [k, v] : p.options) options.insert(k);
+    for (const auto& [k, v] : p.control) options.insert(k);
+    for (const auto& i : p.invariants) invariants.insert(i);
     for (const auto& d : p.method.diagnostics) (d.conserved ? invariants : diagnostics).insert(d.name);
-    for (const auto& o : p.model->observables()) observables.insert(o.name);
+    for (const auto& o : p.observables) observables.insert(o);
     if (item.series) {
       auto& cols = series_columns[c.name];
-      for (const auto& n : p.model->state_names()) cols.insert(n);
-      for (const auto& i : p.model->invariants()) cols.insert(i.name);
-      for (const auto& o : p.model->observables()) cols.insert(o.name);
+      cols.insert(p.state_names.begin(), p.state_names.end());
+      cols.insert(p.invariants.begin(), p.invariants.end());
+      cols.insert(p.observables.begin(), p.observables.end());
       for (const auto& d : p.method.diagnostics) cols.insert(d.name);
     }
   }
@@ -182,17 +214,12 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   // fails for every case is an error in the study file. The exact solution is evaluated later, in
   // a child process, like every computation.
   std::map<std::string, std::string> reference_failure;
-  if (study.reference.integrator != "exact") {
-    for (const auto& c : study.cases) {
-      try {
-        (void)prepare_run(registry, request_for(c, study.reference.integrator, study.reference.step,
-                                                study.reference.step > 0 ? 0.0 : study.reference.rtol, study.reference.options));
-      } catch (const Error& e) {
-        reference_failure[c.name] = fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, c.name, e.what());
-      }
-    }
-    if (reference_failure.size() == study.cases.size()) throw Error(reference_failure.begin()->second);
+  for (const auto& [name, k] : reference_probe) {
+    const RunPlan& p = plan_of_probe[k];
+    if (p.state != RunPlan::State::ok)
+      reference_failure[name] = fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, name, p.message);
   }
+  if (!study.cases.empty() && reference_failure.size() == study.cases.size()) throw Error(reference_failure.begin()->second);
   columns.parameters.assign(params.begin(), params.end());
   columns.options.assign(options.begin(), options.end());
   columns.invariants.assign(invariants.begin(), invariants.end());
@@ -273,7 +300,6 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
 
   // 3. References, one per case, cached in OUT/reference/<case>.json, each computed in a child
   // process (a crash or a time limit fails that case's runs only).
-  const double study_limit = study.timeout > 0 ? study.timeout : opt.run_timeout;
   std::vector<int> to_compute;
   std::vector<std::string> keys(study.cases.size());
   for (std::size_t k = 0; k < study.cases.size() && !worker; ++k) {
@@ -377,7 +403,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   };
   // What a run is, before anything is measured.
   auto base_record = [&](const RunItem& item) {
-    const PreparedRun& p = prepared[item.index];
+    const RunPlan& p = plans[item.index];
     RunRecord rec;
     rec.index = item.index;
     rec.id = item.id;
@@ -385,7 +411,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     rec.case_name = item.case_spec->name;
     rec.model = item.case_spec->model;
     rec.integrator = item.integrator;
-    rec.family = p.integrator_plugin->name;
+    rec.family = p.family;
     rec.lie_group = p.method.lie_group;
     rec.order = p.method.order;
     // A matched run whose adaptive run or search failed has no step (NaN: an empty cell).
@@ -393,15 +419,15 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
                                  : item.step;
     rec.tolerance = item.tolerance;
     rec.t_end = item.case_spec->t_end;
-    rec.parameters = p.parameters.values();
-    rec.options = p.options.values();
-    for (const auto& [key, v] : p.control.values()) rec.options[key] = v;
+    rec.parameters = p.state == RunPlan::State::ok ? p.parameters : item.case_spec->parameters;
+    rec.options = p.state == RunPlan::State::ok ? p.options : item.group->options;
+    for (const auto& [key, v] : p.control) rec.options[key] = v;
     return rec;
   };
-  // One run, measured (in a child process).
+  // One run, prepared and measured (in a child process).
   auto measure = [&](int index) {
     const RunItem& item = items[index];
-    PreparedRun& p = prepared[item.index];
+    PreparedRun p = prepare_run(registry, request_for(item, item.matched >= 0 ? item.case_spec->t_end / 100 : item.step));
     std::string match_failure;
     if (item.matched >= 0 && item.group->match == "error" && matched_step[item.index] > 0) {
       // The fewest equal steps that reach the adaptive run's error, from its step count upwards or down.
@@ -550,7 +576,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     std::vector<int> todo;
     for (const auto& item : items) {
       if (worker || !mine(item) || done.count(item.id) || (item.matched >= 0) != matched_phase) continue;
-      if (const auto f = reference_failure.find(item.case_spec->name); f != reference_failure.end())
+      if (const RunPlan& plan = plans[item.index]; plan.state != RunPlan::State::ok)
+        record(failed_record(item, plan.message, 0.0));
+      else if (const auto f = reference_failure.find(item.case_spec->name); f != reference_failure.end())
         record(failed_record(item, f->second, 0.0));
       else
         todo.push_back(item.index);

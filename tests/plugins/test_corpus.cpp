@@ -1,0 +1,212 @@
+// The fault-isolation corpus (issue 26): plugins that misbehave in every way tests/plugins/
+// corpus.cmake builds (NULL members, lying sizes, bad UTF-8, crash / abort / exit / hang / fork at
+// load, in create, in prepare, in a step, a manifest beside a crashing library). Each goes through
+// a study of one good and one bad case (the study completes with exit status 3, the good row
+// equals a clean run's, the bad row names the plugin and what it did), through `run`, `describe`
+// and `list` (never a bare signal, never the plugin's own exit status, never past the limit), and
+// under `mpirun -np 3` when the build has MPI.
+#include <study/results_compare.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string liesim_exe = std::string(LIESIM_TEST_BINARY_DIR) + "/bin/liesim";
+const fs::path corpus_dir = LIESIM_TEST_CORPUS;
+
+/// A corpus plugin and what its bad row (or the command's message) must say.
+struct Entry {
+  const char* name;
+  const char* says;  ///< a fragment of the failure ("" for a plugin that works despite itself)
+};
+
+const std::vector<Entry> corpus = {
+    {"null_prepare", "'prepare'"},        {"null_act_exp", "'act_exp'"},     {"huge_size", "point_size"},
+    {"negative_size", "point_size"},      {"bad_utf8", "UTF-8"},             {"null_names", "state_names"},
+    {"project_flag", "'project'"},        {"crash_create", "SIGSEGV"},       {"abort_create", "SIGABRT"},
+    {"exit_create", "exit status 3"},     {"hang_create", "timed out"},      {"fork_create", "SIGSEGV"},
+    {"crash_prepare", "SIGSEGV"},         {"huge_alloc", "SIGSEGV"},         {"crash_step", "SIGSEGV"},
+    {"exit_step", "exit status 3"},       {"hang_step", "timed out"},        {"abort_step", "SIGABRT"},
+    {"exit_load", "exit status 3"},       {"hang_load", "did not finish loading"}, {"fork_load", ""},
+    {"crash_info", "SIGSEGV"},            {"bad_utf8_names", "UTF-8"},       {"fork_step", "SIGSEGV"},
+    {"crash_load", "SIGSEGV"},            {"entry_fails", "no licence file"}, {"newer_major", "ABI"},
+    {"manifest_crash", "SIGSEGV"},
+};
+
+struct Outcome {
+  bool signalled = false;
+  int status = -1;
+  double seconds = 0;
+  std::string output;  ///< stdout and stderr
+};
+
+/// Run liesim with the corpus plugin's folder on the path; probes get 1 s.
+Outcome run_liesim(const std::string& plugin, const std::string& args, const std::string& launcher = "") {
+  const fs::path log = fs::temp_directory_path() / fmt::format("liesim_corpus_{}_{}.log", ::getpid(), plugin);
+  const std::string command = fmt::format("env LIESIM_PLUGIN_PATH= LIESIM_PROBE_TIMEOUT=1 {} {} --plugin-path {} {} >{} 2>&1", launcher,
+                                          liesim_exe, (corpus_dir / ("corpus_" + plugin)).string(), args, log.string());
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.signalled = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) >= 128);  // a shell reports a signal as 128 + N
+  o.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::stringstream text;
+  text << std::ifstream(log).rdbuf();
+  o.output = text.str();
+  fs::remove(log);
+  return o;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / fmt::format("liesim_corpus_{}_{}", ::getpid(), name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// A study of the good case (the shipped rigid body under rk4) and, unless `clean`, the bad
+/// plugin's case under the same method.
+std::string study_text(const std::string& plugin, bool clean) {
+  std::string s = R"(name = "corpus"
+timeout = 1
+[reference]
+integrator = "rk4"
+step = 0.002
+[[case]]
+name = "good"
+model = "rigid_body"
+t_end = 0.2
+)";
+  if (!clean) s += fmt::format("[[case]]\nname = \"bad\"\nmodel = \"corpus_{}\"\nt_end = 0.2\n", plugin);
+  s += "[[runs]]\nname = \"fixed\"\nintegrators = [\"rk4\"]\nsteps = [0.02]\n";
+  return s;
+}
+
+/// The row of `case_name` in a results table.
+std::vector<std::string> row_of(const liesim::test::Table& t, const std::string& case_name) {
+  for (const auto& r : t.rows)
+    if (r[static_cast<std::size_t>(t.column("case"))] == case_name) return r;
+  return {};
+}
+
+/// The good row equals the clean study's (every column but the timings), and the bad row failed
+/// naming the plugin and what it did.
+void check_rows(const Entry& e, const fs::path& out, const fs::path& clean_out) {
+  const auto table = liesim::test::read_table(out / "results.csv");
+  const auto clean = liesim::test::read_table(clean_out / "results.csv");
+  REQUIRE(table.rows.size() == 2);
+  const auto good = row_of(table, "good"), bad = row_of(table, "bad"), reference = row_of(clean, "good");
+  REQUIRE(!good.empty());
+  REQUIRE(!bad.empty());
+  REQUIRE(!reference.empty());
+  for (const char* col : {"status", "error_final", "steps", "f_evals", "F_evals", "drift:energy"}) {
+    const int a = table.column(col), b = clean.column(col);
+    REQUIRE_MESSAGE(a >= 0, col);
+    CHECK_MESSAGE(good[static_cast<std::size_t>(a)] == reference[static_cast<std::size_t>(b)], col);
+  }
+  const std::string status = bad[static_cast<std::size_t>(table.column("status"))];
+  const std::string error = bad[static_cast<std::size_t>(table.column("error_message"))];
+  const std::string context = std::string(e.name) + ": " + error;
+  INFO(context);
+  if (std::string(e.says).empty()) {
+    CHECK(status == "ok");
+    return;
+  }
+  CHECK(status == "failed");
+  CHECK(error.find(e.says) != std::string::npos);
+  CHECK(error.find(std::string("corpus_") + e.name) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("the corpus: each misbehaving plugin fails its own rows of a study, which completes with exit status 3") {
+  REQUIRE(corpus.size() >= 20);
+  const fs::path d = fresh_dir("study");
+  {
+    std::ofstream(d / "clean.toml") << study_text("fork_load", true);
+    const Outcome o = run_liesim("fork_load", fmt::format("study {} --out {} --no-plots --jobs 2", (d / "clean.toml").string(),
+                                                      (d / "clean").string()));
+    REQUIRE_MESSAGE(o.status == 0, o.output);
+  }
+  for (const Entry& e : corpus) {
+    const std::string name = e.name;
+    CAPTURE(name);
+    const fs::path file = d / fmt::format("{}.toml", e.name), out = d / e.name;
+    std::ofstream(file) << study_text(e.name, false);
+    const Outcome o = run_liesim(e.name, fmt::format("study {} --out {} --no-plots --jobs 2", file.string(), out.string()));
+    INFO(o.output);
+    CHECK(!o.signalled);
+    CHECK(o.status == (std::string(e.says).empty() ? 0 : 3));
+    CHECK(o.seconds < 20);
+    CHECK(fs::exists(out / "report.md"));
+    check_rows(e, out, d / "clean");
+  }
+  fs::remove_all(d);
+}
+
+TEST_CASE("the corpus through run, describe and list: liesim's own words and exit status, never a signal or a hang") {
+  for (const Entry& e : corpus) {
+    const std::string name = e.name;
+    CAPTURE(name);
+    const std::string model = std::string("corpus_") + e.name;
+    const Outcome run = run_liesim(e.name, fmt::format("run --model {} --integrator rk4 --t-end 0.2 --step 0.02 --run-timeout 2", model));
+    INFO(run.output);
+    CHECK(!run.signalled);
+    CHECK(run.seconds < 10);
+    if (std::string(e.says).empty()) {
+      CHECK(run.status == 0);
+    } else {
+      CHECK((run.status == 1 || run.status == 4));  // refused (1), or the plugin died (4): never its exit(3)
+      CHECK(run.output.find("liesim: ") != std::string::npos);
+      CHECK(run.output.find(model) != std::string::npos);
+      CHECK(run.output.find(e.says) != std::string::npos);
+    }
+    const Outcome describe = run_liesim(e.name, "describe " + model);
+    INFO(describe.output);
+    CHECK(!describe.signalled);
+    CHECK((describe.status == 0 || describe.status == 1 || describe.status == 4));
+    CHECK(describe.seconds < 10);
+    const Outcome list = run_liesim(e.name, "list");
+    INFO(list.output);
+    CHECK(!list.signalled);
+    CHECK(list.status == 0);
+    CHECK(list.seconds < 10);
+  }
+}
+
+#ifdef LIESIM_TEST_MPIRUN
+TEST_CASE("the corpus under mpirun -np 3: every study completes, the bad rows fail alone") {
+  const fs::path d = fresh_dir("mpi");
+  std::ofstream(d / "clean.toml") << study_text("fork_load", true);
+  const std::string mpirun =
+      fmt::format("{} --allow-run-as-root --oversubscribe --mca btl_vader_single_copy_mechanism none -np 3", LIESIM_TEST_MPIRUN);
+  REQUIRE(run_liesim("fork_load", fmt::format("study {} --out {} --no-plots", (d / "clean.toml").string(), (d / "clean").string())).status ==
+          0);
+  for (const Entry& e : corpus) {
+    const std::string name = e.name;
+    CAPTURE(name);
+    const fs::path file = d / fmt::format("{}.toml", e.name), out = d / e.name;
+    std::ofstream(file) << study_text(e.name, false);
+    const Outcome o = run_liesim(e.name, fmt::format("study {} --out {} --no-plots", file.string(), out.string()), mpirun);
+    INFO(o.output);
+    CHECK(o.status == (std::string(e.says).empty() ? 0 : 3));
+    CHECK(o.seconds < 30);
+    check_rows(e, out, d / "clean");
+  }
+  fs::remove_all(d);
+}
+#endif
