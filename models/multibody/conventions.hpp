@@ -27,6 +27,9 @@ EMBEDDING   per moving joint in tree order (depth first, siblings in file order)
             J.wx, J.wy, J.wz, J.vx, J.vy, J.vz]. F (coded directly, equal to psi_*(f) on M): q' = v, v' = qdd;
             R' = R hat(omega); p' = R v; (omega, v)' = qdd. No exact Jacobian: implicit methods and SUNDIALS
             use finite differences.
+RIGID BODY  (ABI 2.2, Lie group variational integrators) a description of one body on a spherical joint, or on a
+            floating joint with its centre of mass at the body origin, and no joint force: (R, x) = the joint's
+            (R, p), (Omega, v) = (omega, v); J about the joint centre (spherical) or the centre of mass; U = -m g . x_com.
 INVARIANTS  energy = kinetic + gravity + springs + PD springs - constant one-dof torques * q (conserved unless
             the description has damping, kd > 0, tabulated or body-frame torques; the doc says which);
             conserved momenta of each subtree hanging from the world whose root joint has no force on it:
@@ -37,8 +40,8 @@ INVARIANTS  energy = kinetic + gravity + springs + PD springs - constant one-dof
             momentum along a horizontal axis; J.orthogonality = ||R^T R - I||_F per spherical/floating joint.
 OBSERVABLES J.q, J.v (one-dof joints); LINK.x, LINK.y, LINK.z (link origin, world frame) and LINK.R11 .. LINK.R33
             (attitude link -> world) for every link (a URDF's root link included); kinetic_energy, potential_energy.
-PARAMETERS  file (required; .urdf/.xml or .toml); gravity (m/s^2, world frame; default: the TOML file's, and
-            0,0,-9.81 for URDF); q0, v0 (override the initial state, moving joints in state order: one-dof 1 value;
+PARAMETERS  file (required; .urdf/.xml or .toml); gravity (m/s^2, world frame; default 'description': the TOML
+            file's, 0,0,-9.81 for URDF); q0, v0 (default 'description'; numbers override the initial state, moving joints in state order: one-dof 1 value;
             spherical 3 (rotation vector) and 3 (omega); floating 6 (x, y, z, rotation vector) and 6 (omega, v));
             dynamics = articulated_body | composite_rigid_body. Default initial state: zero configuration at rest.
 UNITS       SI: m, kg, kg m^2, s, rad, N, N m. URDF friction, limits, mimic-free extras (visual, collision,

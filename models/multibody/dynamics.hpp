@@ -78,9 +78,8 @@ class Dynamics {
   std::vector<lie::SE3::Element> T_, world_;
   std::vector<Matrix6> X_, IA_, Ic_;
   std::vector<Vector6> v_, c_, pA_, a_, f_;
-  std::vector<MotionSubspace> U_;
-  std::vector<Eigen::LLT<JointMatrix>> D_;
-  std::vector<JointVector> u_;
+  std::vector<Matrix6> U_, Dinv_;  ///< U_i = I^A_i S_i and D_i^-1, in the leading dof columns (fixed size: no allocation)
+  std::vector<Vector6> u_;
   std::vector<int> subtree_size_;
   Eigen::VectorXd tau_, bias_;
   Eigen::MatrixXd H_;

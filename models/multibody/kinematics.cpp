@@ -37,15 +37,9 @@ Dynamics::Dynamics(const Mechanism& m) : m_(m) {
   pA_.assign(n, Vector6::Zero());
   a_.assign(n, Vector6::Zero());
   f_.assign(n, Vector6::Zero());
-  U_.resize(n);
-  D_.resize(n);
-  u_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int d = m.joints[i].dof;
-    U_[i].setZero(6, d);
-    u_[i].setZero(d);
-    D_[i].compute(JointMatrix::Identity(d, d));
-  }
+  U_.assign(n, Matrix6::Zero());
+  Dinv_.assign(n, Matrix6::Zero());
+  u_.assign(n, Vector6::Zero());
   subtree_size_.assign(n, 1);
   for (std::size_t i = n; i-- > 0;)
     if (m.joints[i].parent >= 0) subtree_size_[static_cast<std::size_t>(m.joints[i].parent)] += subtree_size_[i];

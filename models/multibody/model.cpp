@@ -29,27 +29,25 @@ class MultibodyType final : public sdk::ModelTypeBase<MultibodyType> {
   }
   std::vector<SettingSpec> parameters() const override {
     return {{"file", "", "", "the description: a URDF file (.urdf, .xml) or a TOML description (.toml); required"},
-            {"gravity", "", "m/s^2", "gravity vector, world frame (default: the TOML file's; 0,0,-9.81 for URDF)"},
-            {"q0", "", "rad, m", "initial positions, moving joints in state order (one-dof: 1; spherical: 3, rotation vector; "
-                                  "floating: 6, position and rotation vector); default: the file's, else zero"},
-            {"v0", "", "rad/s, m/s", "initial velocities, one per degree of freedom in state order; default: the file's, else zero"},
+            {"gravity", "description", "m/s^2", "gravity vector, world frame; 'description': the TOML file's, 0,0,-9.81 for URDF"},
+            {"q0", "description", "rad, m", "initial positions, moving joints in state order (one-dof: 1; spherical: 3, rotation vector; "
+                                  "floating: 6, position and rotation vector); 'description': the file's, else zero"},
+            {"v0", "description", "rad/s, m/s", "initial velocities, one per degree of freedom in state order; 'description': the file's, else zero"},
             {"dynamics", "articulated_body", "", "articulated_body (Featherstone's ABA, O(n)) | composite_rigid_body (CRBA + Cholesky, O(n^3))"}};
   }
   std::string conventions() const override { return conventions_text; }
 
   std::unique_ptr<sdk::Model> make(const Settings& p) const {
-    const std::string file = p.text("file");
-    if (file.empty())
-      throw Error("parameter 'file' is required: give the description, e.g. --param file=models/multibody/examples/double_pendulum.toml");
+    const std::string file = p.text("file");  // required: the kernel refuses a run without it
     const Algorithm a = p.choice("dynamics", {"articulated_body", "composite_rigid_body"}) == "articulated_body" ? Algorithm::articulated_body
                                                                                                              : Algorithm::composite_rigid_body;
     Overrides o;
-    if (!p.text("gravity").empty()) {
+    if (p.text("gravity") != "description") {
       const auto g = p.numbers("gravity", {3});
       o.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
     }
-    if (!p.text("q0").empty()) o.q0 = p.numbers("q0");
-    if (!p.text("v0").empty()) o.v0 = p.numbers("v0");
+    if (p.text("q0") != "description") o.q0 = p.numbers("q0");
+    if (p.text("v0") != "description") o.v0 = p.numbers("v0");
     return std::make_unique<MultibodyModel>(build_mechanism(read_description(file), o), a);
   }
 };

@@ -16,6 +16,11 @@ const char* axis_name(int k) { return k == 0 ? "x" : k == 1 ? "y" : "z"; }
 MultibodyModel::MultibodyModel(Mechanism m, Algorithm a)
     : sdk::Model(std::make_unique<JointSpace>(m)), mech_(std::move(m)), algorithm_(a), dyn_(mech_), qdd_(Eigen::VectorXd::Zero(mech_.dof)) {
   check_mass_matrix();
+  if (mech_.joints.size() == 1) {
+    const Joint& j = mech_.joints[0];
+    const bool no_forces = j.damping == 0 && j.torque.cwiseAbs().maxCoeff() == 0;
+    rigid_body_ = no_forces && (j.type == JointType::spherical || (j.type == JointType::floating && mech_.bodies[0].com.norm() == 0));
+  }
   // Conserved momentum components of each subtree hanging from the world (RBDA §2.13: only
   // gravity and the root joint's constraint and actuation act on it).
   const Eigen::Vector3d g = mech_.gravity;
@@ -53,6 +58,46 @@ MultibodyModel::MultibodyModel(Mechanism m, Algorithm a)
     } else if (weightless || axis.cross(g).norm() <= 1e-15 * g.norm()) {
       momenta_.push_back({fmt::format("{}.angular_momentum", j.name), fmt::format("angular momentum {} about its axis (N m s)", about), b, true, o, axis});
     }
+  }
+}
+
+void MultibodyModel::inertia(Matrix3& J, Matrix3& M) const noexcept {
+  const Body& b = mech_.bodies[0];
+  J = mech_.joints[0].type == JointType::floating ? b.inertia_com : Eigen::Matrix3d(b.I.topLeftCorner<3, 3>());
+  M = b.mass * Eigen::Matrix3d::Identity();
+}
+
+Status MultibodyModel::potential(double, const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d& x, double& U, Eigen::Vector3d& moment,
+                                 Eigen::Vector3d& dU_dx) noexcept {
+  // World attitude E R and position E x + o of the body (E, o: the joint's origin); U = -m g . x_com.
+  const Joint& j = mech_.joints[0];
+  const Body& b = mech_.bodies[0];
+  const Eigen::Vector3d mg_joint = j.origin.R.transpose() * (b.mass * mech_.gravity);  // m g in the joint frame
+  const Eigen::Vector3d position = j.type == JointType::floating ? x : Eigen::Vector3d::Zero();
+  U = -mg_joint.dot(R * b.com + position) - b.mass * mech_.gravity.dot(j.origin.r);
+  moment = b.com.cross(R.transpose() * mg_joint);  // -grad_L U, body frame
+  dU_dx = -mg_joint;
+  return Status::ok;
+}
+
+void MultibodyModel::from_state(ConstVec y, RigidBodySystem::RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega,
+                                Eigen::Vector3d& v) const noexcept {
+  R = Eigen::Map<const RowMajor3>(y.data());
+  const bool floating = mech_.joints[0].type == JointType::floating;
+  x = floating ? Eigen::Vector3d(y.segment<3>(9)) : Eigen::Vector3d::Zero();
+  Omega = y.segment<3>(floating ? 12 : 9);
+  v = floating ? Eigen::Vector3d(y.segment<3>(15)) : Eigen::Vector3d::Zero();
+}
+
+void MultibodyModel::to_state(const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega,
+                              const Eigen::Vector3d& v, Vec y) const noexcept {
+  Eigen::Map<RowMajor3>{y.data()} = R;
+  if (mech_.joints[0].type == JointType::floating) {
+    y.segment<3>(9) = x;
+    y.segment<3>(12) = Omega;
+    y.segment<3>(15) = v;
+  } else {
+    y.segment<3>(9) = Omega;
   }
 }
 

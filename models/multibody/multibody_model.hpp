@@ -11,9 +11,22 @@ namespace liesim::multibody {
 
 enum class Algorithm { articulated_body, composite_rigid_body };
 
-class MultibodyModel final : public sdk::Model {
+/// A single body on a spherical or floating joint with no joint forces also states its rigid-body
+/// description (ABI 2.2) for Lie group variational integrators: (R, x) = the joint's (R, p),
+/// body velocities (omega, v); J about the joint centre (spherical) or the centre of mass
+/// (floating, which needs the centre of mass at the body origin); U the gravity potential.
+class MultibodyModel final : public sdk::Model, public sdk::RigidBodySystem {
  public:
   MultibodyModel(Mechanism m, Algorithm a);
+
+  sdk::RigidBodySystem* rigid_body() noexcept override { return rigid_body_ ? this : nullptr; }
+  int translation() const noexcept override { return mech_.joints[0].type == JointType::floating ? 3 : 0; }
+  void inertia(Matrix3& J, Matrix3& M) const noexcept override;
+  Status potential(double t, const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d& x, double& U, Eigen::Vector3d& moment,
+                   Eigen::Vector3d& dU_dx) noexcept override;
+  void from_state(ConstVec y, RigidBodySystem::RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega, Eigen::Vector3d& v) const noexcept override;
+  void to_state(const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d& x, const Eigen::Vector3d& Omega, const Eigen::Vector3d& v,
+                Vec y) const noexcept override;
 
   void initial_state(Vec y) const override { y = mech_.y0; }
   std::vector<std::string> state_names() const override { return mech_.state_names; }
@@ -47,6 +60,7 @@ class MultibodyModel final : public sdk::Model {
   mutable Dynamics dyn_;
   Eigen::VectorXd qdd_;
   std::vector<Momentum> momenta_;
+  bool rigid_body_ = false;  ///< whether the rigid-body description applies
 };
 
 }  // namespace liesim::multibody
