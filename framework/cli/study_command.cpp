@@ -179,9 +179,16 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
     }
   } restore{old_int, old_term};
   opt.stop_requested = [] { return stop_signal != 0; };
+  // Under mpirun a Ctrl-C reaches rank 0 as SIGTERM from the launcher, which kills every rank
+  // soon after: no grace for the runs in flight, so that what is done is written in time.
+  if (mpi) opt.grace_s = 0.0;
   opt.on_stop = [&](int in_flight) {
-    fmt::print(stderr, "\nliesim: {}: no new runs; waiting up to {:g} s for the {} run(s) in flight (again to quit at once)\n",
-               stop_signal == SIGINT ? "interrupted" : "terminated", opt.grace_s, in_flight);
+    if (opt.grace_s > 0)
+      fmt::print(stderr, "\nliesim: {}: no new runs; waiting up to {:g} s for the {} run(s) in flight (again to quit at once)\n",
+                 stop_signal == SIGINT ? "interrupted" : "terminated", opt.grace_s, in_flight);
+    else
+      fmt::print(stderr, "\nliesim: {}: no new runs; the {} run(s) in flight are stopped\n",
+                 stop_signal == SIGINT ? "interrupted" : "terminated", in_flight);
   };
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();

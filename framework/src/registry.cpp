@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -47,6 +48,83 @@ std::optional<PluginManifest> read_manifest(const fs::path& file, const std::str
   } catch (const std::exception&) {
     return std::nullopt;  // unreadable: probe the library instead
   }
+}
+}  // namespace
+
+namespace {
+// Probe outcomes of files without a manifest, cached so that a file that hangs or crashes while
+// being probed costs the probe's time limit once, not on every command: one JSON file per
+// plugin path in LIESIM_CACHE_DIR, else $XDG_CACHE_HOME/liesim/probes, else
+// ~/.cache/liesim/probes, keyed on the file's size, modification time and a hash of its bytes.
+fs::path probe_cache_dir() {
+  if (const char* d = std::getenv("LIESIM_CACHE_DIR"); d && *d) return fs::path(d) / "probes";
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "liesim" / "probes";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "liesim" / "probes";
+  return {};
+}
+
+/// FNV-1a over the file's bytes ("" if it cannot be read).
+std::string content_hash(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  std::uint64_t h = 1469598103934665603ull;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ull;
+    if (!in) break;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+nlohmann::json probe_key(const fs::path& file) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec) return {};
+  const auto mtime = fs::last_write_time(file, ec).time_since_epoch().count();
+  if (ec) return {};
+  return {{"file", fs::absolute(file, ec).string()}, {"size", size}, {"mtime", mtime}, {"hash", content_hash(file)}};
+}
+
+fs::path probe_cache_file(const fs::path& dir, const nlohmann::json& key) {
+  return dir / fmt::format("{:016x}.json", std::hash<std::string>{}(key.at("file").get<std::string>()));
+}
+
+/// The probe of `file`, from the cache when its key matches, else run and cached.
+ProbeResult cached_probe(const fs::path& file) {
+  std::error_code ec;
+  // Not a regular file (a FIFO): refused without opening it, nothing to cache.
+  if (!fs::is_regular_file(file, ec)) return probe_plugin(file);
+  const fs::path dir = probe_cache_dir();
+  const nlohmann::json key = probe_key(file);
+  if (dir.empty() || key.is_null()) return probe_plugin(file);
+  const fs::path cache = probe_cache_file(dir, key);
+  try {
+    std::ifstream in(cache);
+    if (in) {
+      const auto j = nlohmann::json::parse(in);
+      if (j.at("key") == key) {
+        ProbeResult r;
+        if (!j.at("manifest").is_null()) r.manifest = manifest_from_json(j.at("manifest"));
+        r.metadata = j.at("metadata").get<std::string>();
+        r.failure = j.at("failure").get<std::string>();
+        return r;
+      }
+    }
+  } catch (const std::exception&) {  // unreadable: probe again
+  }
+  ProbeResult r = probe_plugin(file);
+  if (r.failure.rfind("could not probe it", 0) == 0) return r;  // this machine's trouble (fork, pipe), not the file's
+  nlohmann::json manifest = nullptr;
+  if (r.manifest) manifest = nlohmann::json::parse(manifest_json(*r.manifest));
+  fs::create_directories(dir, ec);
+  const fs::path tmp = cache.string() + fmt::format(".{}", ::getpid());
+  {
+    std::ofstream out(tmp);
+    out << nlohmann::json{{"key", key}, {"manifest", manifest}, {"metadata", r.metadata}, {"failure", r.failure}}.dump() << "\n";
+  }
+  fs::rename(tmp, cache, ec);  // atomic: concurrent commands (MPI ranks) never read half a file
+  if (ec) fs::remove(tmp, ec);
+  return r;
 }
 }  // namespace
 
@@ -92,7 +170,7 @@ void Registry::load_directories(const std::vector<fs::path>& dirs) {
       c.name = f.stem().string().substr(7);
       c.manifest = read_manifest(f, c.name);
       if (!c.manifest) {
-        ProbeResult r = probe_plugin(f);
+        ProbeResult r = cached_probe(f);
         c.manifest = r.manifest;
         c.failure = r.failure;
         c.probed = true;

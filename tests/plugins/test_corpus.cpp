@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -54,9 +56,9 @@ struct Outcome {
 };
 
 /// Run liesim with the corpus plugin's folder on the path; probes get 1 s.
-Outcome run_liesim(const std::string& plugin, const std::string& args, const std::string& launcher = "") {
+Outcome run_liesim(const std::string& plugin, const std::string& args, const std::string& launcher = "", const std::string& env = "") {
   const fs::path log = fs::temp_directory_path() / fmt::format("liesim_corpus_{}_{}.log", ::getpid(), plugin);
-  const std::string command = fmt::format("env LIESIM_PLUGIN_PATH= LIESIM_PROBE_TIMEOUT=1 {} {} --plugin-path {} {} >{} 2>&1", launcher,
+  const std::string command = fmt::format("env LIESIM_PLUGIN_PATH= LIESIM_PROBE_TIMEOUT=1 {} {} {} --plugin-path {} {} >{} 2>&1", env, launcher,
                                           liesim_exe, (corpus_dir / ("corpus_" + plugin)).string(), args, log.string());
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
@@ -207,6 +209,53 @@ TEST_CASE("the corpus under mpirun -np 3: every study completes, the bad rows fa
     CHECK(o.seconds < 30);
     check_rows(e, out, d / "clean");
   }
+  // Ctrl-C on mpirun (which passes it to rank 0 as SIGTERM and soon kills every rank): no run is
+  // handed out any more, and what is done is written at once (results, manifest, report).
+  // The bad case's reference hangs (60 s allowed): Ctrl-C comes while it runs.
+  std::string stop_study = study_text("hang_step", false);
+  stop_study.replace(stop_study.find("timeout = 1"), 11, "timeout = 60");
+  std::ofstream(d / "stop.toml") << stop_study;
+  const fs::path log = d / "stop.log";
+  const pid_t launcher = ::fork();
+  REQUIRE(launcher >= 0);
+  if (launcher == 0) {
+    const std::string cmd = fmt::format("exec env LIESIM_PLUGIN_PATH= {} {} --plugin-path {} study {} --out {} --no-plots >{} 2>&1", mpirun,
+                                        liesim_exe, (corpus_dir / "corpus_hang_step").string(), (d / "stop.toml").string(),
+                                        (d / "stop").string(), log.string());
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Wait until the study has planned and started its references, then Ctrl-C.
+  for (int i = 0; i < 3000 && !fs::exists(d / "stop" / "results.csv"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  const auto stop = std::chrono::steady_clock::now();
+  ::kill(launcher, SIGINT);
+  int status = 0;
+  ::waitpid(launcher, &status, 0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stop).count();
+  std::stringstream text;
+  text << std::ifstream(log).rdbuf();
+  INFO(text.str());
+  CHECK(seconds < 10);
+  CHECK(text.str().find("no new runs") != std::string::npos);
+  CHECK(fs::exists(d / "stop" / "report.md"));
+  CHECK(fs::exists(d / "stop" / "manifest.json"));
+  CHECK(liesim::test::read_table(d / "stop" / "results.csv").rows.empty());  // no run was handed out after the stop
   fs::remove_all(d);
 }
 #endif
+
+TEST_CASE("discovery is bounded: a plugin that hangs while probed costs the probe limit once, then its cached outcome") {
+  const fs::path cache = fresh_dir("cache");
+  const std::string env = "LIESIM_CACHE_DIR=" + cache.string();
+  const Outcome first = run_liesim("hang_load", "describe rk4", "", env);
+  CHECK(first.status == 0);
+  CHECK(first.seconds >= 1.0);  // the probe's limit (LIESIM_PROBE_TIMEOUT=1)
+  const Outcome second = run_liesim("hang_load", "describe rk4", "", env);
+  CHECK(second.status == 0);
+  CHECK(second.seconds < 0.9);
+  const Outcome run = run_liesim("hang_load", "run --model corpus_hang_load --integrator rk4 --t-end 0.1 --step 0.01", "", env);
+  CHECK(run.status == 1);
+  CHECK(run.output.find("did not finish loading within 1 s") != std::string::npos);
+  fs::remove_all(cache);
+}
