@@ -227,7 +227,7 @@ q0 = 1.25
   CHECK(std::abs(out.y[1] + 2.0 * std::sin(2.0)) <= 1e-10);
 }
 
-TEST_CASE("the heavy top as a description equals the heavy_top model (rkmk4 and cvode_bdf, T = 5)") {
+TEST_CASE("the heavy top as a description equals the heavy_top model (rkmk4 to 1e-10; cvode_bdf to its accuracy, T = 5)") {
   // Same parameters for both: the benchmark top's mass, inertia and centre of mass, a slower spin
   // and a tilted start so that T = 5 is reached at 1e-10 with moderate steps.
   const Eigen::Vector3d omega0(0.4, 6.0, -0.3), rotvec(0.3, -0.2, 0.1);
@@ -260,9 +260,34 @@ TEST_CASE("the heavy top as a description equals the heavy_top model (rkmk4 and 
   const auto c1 = run("multibody", mb, "cvode_bdf", 5.0, 0, 1e-13, 1e-13);
   const auto c2 = run("heavy_top", top, "cvode_bdf", 5.0, 0, 1e-13, 1e-13);
   const double d_bdf = (as_tso3(c1.y) - c2.y).norm();
-  if (verbose()) std::printf("heavy top vs heavy_top at T = 5: rkmk4 %.2e, cvode_bdf %.2e (|y| = %.3g)\n", d_rkmk4, d_bdf, b.y.norm());
+  // BDF (order <= 5) at rtol = atol = 1e-13 is accurate to ~5e-8 at T = 5 on either formulation
+  // (1e-14: ~1.5e-8), measured against the rkmk4 solution: two formulations, (R, omega) here and
+  // (Q, pi) in heavy_top, agree to that accuracy, not to 1e-10 (rkmk4 and the rigid body do).
+  const double e_mb = (as_tso3(c1.y) - b.y).norm(), e_ht = (c2.y - b.y).norm();
+  if (verbose())
+    std::printf("heavy top vs heavy_top at T = 5: rkmk4 %.2e, cvode_bdf %.2e (errors against rkmk4: %.2e, %.2e; |y| = %.3g)\n", d_rkmk4,
+                d_bdf, e_mb, e_ht, b.y.norm());
   CHECK(d_rkmk4 <= 1e-10);
-  CHECK(d_bdf <= 1e-10);
+  CHECK(e_mb <= 1e-7);
+  CHECK(e_ht <= 1e-7);
+  CHECK(d_bdf <= 1e-7);
+}
+
+TEST_CASE("the heavy top's rigid-body description (ABI 2.2): lgvi on the description equals lgvi on heavy_top") {
+  const Eigen::Vector3d omega0(0.4, 6.0, -0.3);
+  const Params top{{"formulation", "tso3"}, {"omega0", numbers_text(omega0)}};
+  const Params mb = description("heavy_top.toml", {{"v0", numbers_text(omega0)}});
+  auto m = make_model("multibody", mb);
+  REQUIRE(m->rigid_body() != nullptr);
+  CHECK(make_model("multibody", description("double_pendulum.toml"))->rigid_body() == nullptr);
+  const auto a = run("multibody", mb, "lgvi", 1.0, 1e-3);
+  const auto b = run("heavy_top", top, "lgvi", 1.0, 1e-3);
+  // Same attitude; heavy_top's pi = R I_O omega.
+  const Eigen::Matrix3d I_O = Eigen::Vector3d(15.234375, 0.46875, 15.234375).asDiagonal();
+  const RowMajor3 R = Eigen::Map<const RowMajor3>(a.y.data());
+  const double d = (a.y.head<9>() - b.y.head<9>()).norm() + (R * (I_O * a.y.segment<3>(9)) - b.y.segment<3>(9)).norm();
+  if (verbose()) std::printf("lgvi: heavy top description vs heavy_top at T = 1: %.2e\n", d);
+  CHECK(d <= 1e-10);
 }
 
 TEST_CASE("the free rigid body as a floating-base description equals the rigid_body model (rkmk4 and cvode_bdf, T = 5)") {
