@@ -422,3 +422,29 @@ TEST_CASE("a variational method's diagnostics reach the CSV, the step log, the s
   CHECK(has(bad.out, "mechanical description"));
   fs::remove_all(d);
 }
+
+TEST_CASE("audit: relative names and dangling symbolic links to one file are the same file; study --out \"\" is an error") {
+  const std::string base = "run --model rigid_body --integrator rkmk45 --rtol 1e-6 --atol 1e-6 --t-end 1 ";
+  const fs::path dir = temp_dir() / "same_file";
+  fs::create_directories(dir);
+  // y.csv and ./y.csv from the working directory.
+  const auto relative = liesim::test::sh(fmt::format("cd {} && env LIESIM_PLUGIN_PATH= {}/bin/liesim {} --output y.csv --steps ./y.csv",
+                                                     dir.string(), LIESIM_TEST_BINARY_DIR, base));
+  CHECK(relative.code == 1);
+  CHECK(has(relative.out, "--output and --steps name the same file"));
+  // Two links to one file that does not exist yet (dangling): a write through either creates it.
+  fs::create_symlink(dir / "target.csv", dir / "link1.csv");
+  fs::create_symlink("link1.csv", dir / "link2.csv");
+  const auto links = run_liesim(base + "--output " + (dir / "link2.csv").string() + " --summary " + (dir / "target.csv").string());
+  CHECK(links.code == 1);
+  CHECK(has(links.out, "name the same file"));
+  const auto distinct = run_liesim(base + "--output " + (dir / "one.csv").string() + " --steps " + (dir / "two.csv").string());
+  CHECK(distinct.code == 0);
+  const auto out = run_liesim(std::string("study ") + LIESIM_TEST_SOURCE_DIR + "/studies/quickstart.toml --out \"\"");
+  CHECK(out.code == 1);
+  CHECK(has(out.out, "--out needs a folder"));
+  const auto timeout = run_liesim("run --model rigid_body --integrator rk4 --step 0.1 --t-end 1 --run-timeout 1e10");
+  CHECK(timeout.code == 1);
+  CHECK(has(timeout.out, "--run-timeout must be"));
+  fs::remove_all(dir);
+}

@@ -54,6 +54,10 @@ class Family final : public liesim::sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "test plugin: explicit Euler that can block (interrupted-study test)"; }
   std::vector<liesim::MethodInfo> methods() const override {
+#ifdef TEST_STRAY_RK4
+    // A stray plugin that offers a shipped method's name (explicit Euler calling itself rk4).
+    return {{"rk4", "explicit Euler calling itself rk4 (stray test plugin)", 1, 0, false, false, {}, false, ""}};
+#endif
     return {{"test_blocking_euler", "explicit Euler on F; blocks while LIESIM_TEST_BLOCK_DIR is set", 1, 0, false, false, {}, false, ""},
             {"test_faulty_euler", "explicit Euler on F whose first step fails as option fault says", 1, 0, false, false, {}, false, ""}};
   }
@@ -76,4 +80,7 @@ class Family final : public liesim::sdk::IntegratorFamily {
 
 }  // namespace test_blocking
 
-LIESIM_PLUGIN(integrator, "test_blocking", "0.0.1", "explicit Euler that can block (test plugin)", test_blocking::Family)
+#ifndef TEST_PLUGIN_NAME
+#define TEST_PLUGIN_NAME "test_blocking"
+#endif
+LIESIM_PLUGIN(integrator, TEST_PLUGIN_NAME, "0.0.1", "explicit Euler that can block (test plugin)", test_blocking::Family)

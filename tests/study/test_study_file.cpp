@@ -1,6 +1,7 @@
 // Study files: valid files expand as written; invalid ones are refused naming file, line and key.
 #include <liesim/status.hpp>
 #include <liesim/study/study_file.hpp>
+#include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>
 #include <support/plugins.hpp>
 
@@ -261,4 +262,53 @@ TEST_CASE("counts are bounded and range-checked on TOML's 64-bit integers; names
   CHECK(expand(big).size() == 40000);
   CHECK(error_of(sweep(1000)).find("the sweep makes more than 100000 cases") != std::string::npos);
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 2.0);
+}
+
+TEST_CASE("audit: repeated run ids, integers beyond 2^53 and time limits past 1e9 s are refused before anything runs") {
+  const std::string head = "name = \"t\"\n[[case]]\nname = \"p\"\nmodel = \"rigid_body\"\n";
+  auto expand_error = [](const std::string& text) {
+    try {
+      (void)expand(parse_study(text, "s.toml"));
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // A step given twice, and two [[runs]] groups of one name, would make one run id twice.
+  CHECK(expand_error(head + "[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1, 0.1]\n").find("makes the run 'runs1|p|rk4|h|0.1' a second time") !=
+        std::string::npos);
+  CHECK(expand_error(head + "[[runs]]\nname = \"g\"\nintegrators = [\"rk4\"]\nsteps = [0.1]\n[[runs]]\nname = \"g\"\nintegrators = "
+                            "[\"rk4\"]\nsteps = [0.1]\n")
+            .find("two [[runs]] groups with one name") != std::string::npos);
+  CHECK(expand_error(head + "[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1, 0.2]\n").empty());
+  // 2^53 + 1 has no exact double: refused; 2^53 itself is exact.
+  CHECK(error_of(head + "t_end = 9007199254740993\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n").find("beyond 2^53") !=
+        std::string::npos);
+  CHECK(error_of(head + "t_end = 9007199254740992\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n").empty());
+  CHECK(error_of("timeout = 1e10\n" + head + "[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n").find("longer than liesim's limit") !=
+        std::string::npos);
+  CHECK(error_of("timeout = 1e9\n" + head + "[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n").empty());
+}
+
+TEST_CASE("audit: a subnormal number in a results row reads back exactly") {
+  ResultColumns columns;
+  RunRecord r;
+  r.index = 0;
+  r.id = "g|c|rk4|h|0.1";
+  r.group = "g";
+  r.case_name = "c";
+  r.model = "rigid_body";
+  r.integrator = "rk4";
+  r.family = "classical_rk";
+  r.status = "ok";
+  r.step = 0.1;
+  r.t_end = 1;
+  r.error_final = 4.9406564584124654e-324;  // the smallest subnormal
+  r.distance_final = 2.2250738585072009e-308;  // the largest subnormal
+  std::string row = csv_row(r, columns);
+  row.pop_back();  // the newline
+  const auto back = parse_row(row, columns);
+  REQUIRE(back.has_value());
+  CHECK(back->error_final == r.error_final);
+  CHECK(back->distance_final == r.distance_final);
 }

@@ -836,3 +836,33 @@ TEST_CASE("mpirun -np 3: the same results as --jobs 1; runs that crash, exit, th
   fs::remove_all(d);
 #endif
 }
+
+TEST_CASE("audit: a stray plugin offering a shipped method's name is refused with both files named, or chosen by file") {
+  const std::string stray_dir = LIESIM_TEST_STRAY_PLUGIN_DIR;
+  const std::string shipped = std::string(LIESIM_TEST_PLUGIN_DIR) + "/liesim_classical_rk.so";
+  const std::string stray = stray_dir + "/liesim_test_stray.so";
+  auto sh = [&](const std::string& args) {
+    const fs::path log = fs::temp_directory_path() / ("liesim_stray_" + std::to_string(::getpid()) + ".log");
+    const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " --plugin-path " + stray_dir + " " + args + " >" +
+                                    log.string() + " 2>&1").c_str());
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    fs::remove(log);
+    return std::pair<int, std::string>(WIFEXITED(status) ? WEXITSTATUS(status) : -1, text);
+  };
+  const std::string run = "run --model rigid_body --t-end 0.1 --step 0.01 --integrator ";
+  const auto [refused, why] = sh(run + "rk4");
+  CHECK(refused == 1);
+  CHECK(why.find("method 'rk4' is provided by 2 plugin files") != std::string::npos);
+  CHECK(why.find(stray) != std::string::npos);
+  CHECK(why.find(shipped) != std::string::npos);
+  CHECK(why.find("--integrator ") != std::string::npos);
+  const auto [chosen, text] = sh(run + shipped + ":rk4");
+  CHECK_MESSAGE(chosen == 0, text);
+  CHECK(text.find("with rk4") != std::string::npos);
+  const auto [other, other_text] = sh(run + stray + ":rk4");
+  CHECK_MESSAGE(other == 0, other_text);
+  const auto [absent, absent_text] = sh(run + stray + ":rk45");
+  CHECK(absent == 1);
+  CHECK(absent_text.find("offers method 'rk45'") != std::string::npos);
+}
