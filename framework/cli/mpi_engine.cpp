@@ -135,7 +135,7 @@ class MpiEngine final : public study::Engine {
         const int to = free_ranks.back();
         free_ranks.pop_back();
         busy[to] = tag;
-        send_text(nlohmann::json{{"tag", tag}, {"context", phase.context(tag)}}.dump(), to, tag_job);
+        send_text(nlohmann::json{{"tag", tag}, {"context", phase.context(tag)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), to, tag_job);
       }
       if (!stopped && busy.empty() && next >= tags.size()) break;
       MPI_Status status;
@@ -183,7 +183,7 @@ class MpiEngine final : public study::Engine {
           // A stop while the job runs: kill it, answer, and leave.
           if (poll(0, tag_stop, status)) {
             pool.kill_all();
-            send_text(outcome_json(tag, outcome).dump(), 0, tag_result);
+            send_text(outcome_json(tag, outcome).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 0, tag_result);
             (void)receive_text(status);
             return false;
           }
@@ -192,7 +192,7 @@ class MpiEngine final : public study::Engine {
         outcome.end = ChildOutcome::End::not_started;
         outcome.text = fmt::format("rank {}: {}", rank_, e.what());
       }
-      send_text(outcome_json(tag, outcome).dump(), 0, tag_result);
+      send_text(outcome_json(tag, outcome).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 0, tag_result);
     }
   }
 

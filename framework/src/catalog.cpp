@@ -102,7 +102,7 @@ std::string list_json(const Registry& registry) {
   }
   for (const auto& [name, files] : offered)
     if (files.size() > 1) j["duplicates"].push_back({{"name", name}, {"files", files}});
-  return j.dump(2);
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 std::string describe_json(const Registry& registry, const std::string& name, const std::map<std::string, std::string>& params) {
@@ -116,7 +116,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
               {"parameters", settings_json(p.model->parameters())}, {"conventions", p.model->conventions()}};
     if (!m) {
       j["default_parameters_rejected"] = error;
-      return j.dump(2);
+      return j.dump(2, ' ', false, json::error_handler_t::replace);
     }
     j["state_layout"] = m->state_names();
     j["algebra_dim"] = m->space().algebra_dim();
@@ -130,7 +130,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
                          {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
                          {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},
                          {"hamiltonian", m->hamiltonian() != nullptr}, {"riemannian", m->riemannian() != nullptr}};
-    return j.dump(2);
+    return j.dump(2, ' ', false, json::error_handler_t::replace);
   }
   const auto [family, info] = described_method(registry, name, params);
   const auto options = family->integrator->options(name);
@@ -143,7 +143,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
   json diagnostics = json::array();
   for (const auto& d : info.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
   j["diagnostics"] = diagnostics;
-  return j.dump(2);
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace liesim

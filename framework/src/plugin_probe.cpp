@@ -64,7 +64,7 @@ ProbeResult probe_plugin(const fs::path& file, double timeout_seconds) {
         child_stage(fmt::format("loading {}", file.string()));
         const LoadedPlugin p = load_plugin(file);
         nlohmann::json j = {{"manifest", to_json(manifest_of(p))}, {"metadata", p.metadata}};
-        return j.dump();
+        return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       },
       timeout_seconds, true);
   using End = ChildOutcome::End;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -158,6 +159,12 @@ void Registry::load_directories(const std::vector<fs::path>& dirs) {
     if (!fs::is_directory(dir, ec)) continue;
     const fs::path canon = fs::weakly_canonical(dir, ec);
     if (!seen.insert(canon).second) continue;
+    // Every user may put a library here that liesim then loads (in a child, but with this user's
+    // rights): say so, once per folder and command.
+    const fs::perms perms = fs::status(dir, ec).permissions();
+    if (!ec && (perms & fs::perms::others_write) != fs::perms::none)
+      std::fprintf(stderr, "liesim: warning: the plugin folder %s is writable by every user: anyone can put code there that liesim "
+                           "loads; make it yours alone (chmod o-w %s)\n", dir.string().c_str(), dir.string().c_str());
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const std::string fname = entry.path().filename().string();

@@ -448,3 +448,16 @@ TEST_CASE("audit: relative names and dangling symbolic links to one file are the
   CHECK(has(timeout.out, "--run-timeout must be"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a world-writable plugin folder is warned about, and its plugins still listed") {
+  const fs::path dir = temp_dir() / "open_folder";
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::all);
+  const auto r = run_liesim("--plugin-path " + dir.string() + " list");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "liesim: warning: the plugin folder " + dir.string() + " is writable by every user"));
+  CHECK(has(r.out, "rigid_body"));
+  fs::permissions(dir, fs::perms::owner_all);
+  CHECK_FALSE(has(run_liesim("--plugin-path " + dir.string() + " list").out, "writable by every user"));
+  fs::remove_all(dir);
+}

@@ -102,11 +102,11 @@ inline std::vector<RunPlan> plan_runs(const Registry& registry, const std::vecto
             const PreparedRun p = prepare_run(registry, probe.requests[i]);
             if (i == 0) plan = plan_detail::to_json(p);
           }
-          return plan.dump();
+          return plan.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         } catch (const PluginFault& e) {
-          return nlohmann::json{{"state", "fault"}, {"message", e.what()}}.dump();
+          return nlohmann::json{{"state", "fault"}, {"message", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         } catch (const std::exception& e) {
-          return nlohmann::json{{"state", "refused"}, {"message", e.what()}}.dump();
+          return nlohmann::json{{"state", "refused"}, {"message", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         }
       }, probe.limit_s > 0 ? probe.limit_s : default_plan_limit_s, true);
     }
