@@ -34,7 +34,7 @@ Model* ModelType::create(const Settings& parameters, std::string& error) const {
   info.size = sizeof info;
   api_->info(instance, &info);
   try {
-    tables::check_model_info(api_, info);
+    tables::check_model_info(api_, instance, info);
   } catch (const Error& e) {
     api_->destroy(instance);
     throw PluginFault(fmt::format("model '{}'{}: {}", name_, file_.empty() ? std::string() : fmt::format(" (plugin {})", file_), e.what()));

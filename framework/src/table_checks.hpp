@@ -100,8 +100,10 @@ inline void check_model_table(const liesim_model_api* api) {
 }
 
 /// What an instance's info states: sizes positive and bounded, names present and UTF-8, and
-/// every function its flags promise present in the table.
-inline void check_model_info(const liesim_model_api* api, const liesim_model_info& info) {
+/// every function its flags promise present in the table; the sizes its descriptions state
+/// (ham_dims, rb_translation, riem_sphere_blocks) bounded too. Called in the process that made
+/// `instance` (never the coordinator's: see docs/design.md, "Fault isolation").
+inline void check_model_info(const liesim_model_api* api, liesim_model* instance, const liesim_model_info& info) {
   auto bounded = [](const char* what, std::int64_t v, std::int64_t lo, std::int64_t hi) {
     if (v < lo || v > hi)
       throw Error(fmt::format("its instance states {} = {}, outside {}..{}: fix the model's info() (is the member set, and "
@@ -173,6 +175,28 @@ inline void check_model_info(const liesim_model_api* api, const liesim_model_inf
   LIESIM_FLAG_(LIESIM_MODEL_RIEMANNIAN, riem_sphere_blocks);
 #endif
 #undef LIESIM_FLAG_
+#if LIESIM_ABI_MINOR >= 2
+  if ((f & LIESIM_MODEL_RIGID_BODY) && LIESIM_HAS_MEMBER(api, liesim_model_api, rb_forces)) {
+    const std::int32_t t = api->rb_translation(instance);
+    if (t != 0 && t != 3)
+      throw Error(fmt::format("its rb_translation() returns {}, not 0 (a body about a fixed point) or 3: fix rb_translation()", t));
+  }
+#endif
+#if LIESIM_ABI_MINOR >= 3
+  if ((f & LIESIM_MODEL_HAMILTONIAN) && LIESIM_HAS_MEMBER(api, liesim_model_api, ham_dexpinv_dual)) {
+    std::int32_t group = 0;
+    const std::int32_t k = api->ham_dims(instance, &group);
+    bounded("ham_dims() (dim g)", k, 1, max_size);
+    bounded("ham_dims()'s group_size", group, 0, max_size);
+  }
+  if ((f & LIESIM_MODEL_RIEMANNIAN) && LIESIM_HAS_MEMBER(api, liesim_model_api, riem_sphere_blocks)) {
+    const std::int32_t b = api->riem_sphere_blocks(instance);
+    bounded("riem_sphere_blocks()", b, 0, info.point_size);
+    if (b > 0 && info.point_size % b != 0)
+      throw Error(fmt::format("its riem_sphere_blocks() returns {}, which does not divide n = {}: fix riem_sphere_blocks()", b,
+                              info.point_size));
+  }
+#endif
 #if LIESIM_ABI_MINOR >= 4
   if (LIESIM_HAS_MEMBER(&info, liesim_model_info, observable_docs) && info.observable_count != 0) {
     bounded("observable_count", info.observable_count, 0, max_names);

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -156,6 +157,17 @@ TEST_CASE("the corpus: each misbehaving plugin fails its own rows of a study, wh
     CHECK(o.seconds < 20);
     CHECK(fs::exists(out / "report.md"));
     check_rows(e, out, d / "clean");
+    // With --shard 2/2 (the bad case's run is plan position 2): the same row, the same status.
+    if (name == "crash_create" || name == "hang_step" || name == "exit_load") {
+      const Outcome shard = run_liesim(e.name, fmt::format("study {} --out {} --no-plots --shard 2/2", file.string(),
+                                                           (out.string() + "_shard")));
+      INFO(shard.output);
+      CHECK(shard.status == 3);
+      const auto rows = liesim::test::read_table(out.string() + "_shard/results.csv");
+      REQUIRE(rows.rows.size() == 1);
+      CHECK(rows.rows[0][static_cast<std::size_t>(rows.column("status"))] == "failed");
+      CHECK(rows.rows[0][static_cast<std::size_t>(rows.column("error_message"))].find(e.says) != std::string::npos);
+    }
   }
   fs::remove_all(d);
 }
@@ -254,6 +266,14 @@ TEST_CASE("discovery is bounded: a plugin that hangs while probed costs the prob
   const Outcome second = run_liesim("hang_load", "describe rk4", "", env);
   CHECK(second.status == 0);
   CHECK(second.seconds < 0.9);
+  // A FIFO with a plugin's name is refused without being opened (opening it would block).
+  const fs::path fifo_dir = fresh_dir("fifo");
+  REQUIRE(::mkfifo((fifo_dir / "liesim_fifo.so").c_str(), 0600) == 0);
+  const Outcome fifo = run_liesim("hang_load", "--plugin-path " + fifo_dir.string() + " list", "", env);
+  CHECK(fifo.status == 0);
+  CHECK(fifo.seconds < 0.9);
+  CHECK(fifo.output.find("not a regular file") != std::string::npos);
+  fs::remove_all(fifo_dir);
   const Outcome run = run_liesim("hang_load", "run --model corpus_hang_load --integrator rk4 --t-end 0.1 --step 0.01", "", env);
   CHECK(run.status == 1);
   CHECK(run.output.find("did not finish loading within 1 s") != std::string::npos);
