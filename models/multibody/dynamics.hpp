@@ -21,8 +21,7 @@
 
 namespace liesim::multibody {
 
-/// A joint-space matrix or vector of one joint (at most 6 x 6) without heap storage.
-using JointMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+/// A joint's generalised velocity (at most 6 components) without heap storage.
 using JointVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
 
 /// v x f for a motion vector v = (w, u) and a force vector f = (n, f): (w x n + u x f, w x f).

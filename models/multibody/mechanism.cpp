@@ -210,10 +210,9 @@ Mechanism build_mechanism(const Description& d, const Overrides& o) {
                         const std::string& joint) -> const double* {
     if (!values) return nullptr;
     if (at + static_cast<std::size_t>(count) > values->size())
-      throw Error(fmt::format("parameter '{}': {} values given, but joint '{}' needs values {} to {} (moving joints in state order; "
-                              "1 per one-dof joint, {} per spherical and {} per floating joint)",
-                              name, values->size(), joint, at + 1, at + static_cast<std::size_t>(count), name == std::string("q0") ? 3 : 3,
-                              name == std::string("q0") ? 6 : 6));
+      throw Error(fmt::format("parameter '{}': {} values given, but joint '{}' needs values {} to {} (moving joints in state order: "
+                              "one-dof 1 value; spherical 3; floating 6)",
+                              name, values->size(), joint, at + 1, at + static_cast<std::size_t>(count)));
     const double* p = values->data() + at;
     at += static_cast<std::size_t>(count);
     return p;

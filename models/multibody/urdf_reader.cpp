@@ -96,8 +96,7 @@ struct Reader {
     return b;
   }
 
-  JointDescription joint(const XMLElement* e, const std::string& root_hint) const {
-    (void)root_hint;
+  JointDescription joint(const XMLElement* e) const {
     JointDescription j;
     j.where = at(e);
     j.name = required(e, "name", "joint", "every <joint> needs a unique name");
@@ -159,7 +158,7 @@ Description read_urdf(const std::string& path) {
   d.file = path;
   d.format = "urdf";
   for (const XMLElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) d.bodies.push_back(r.link(e));
-  for (const XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) d.joints.push_back(r.joint(e, ""));
+  for (const XMLElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) d.joints.push_back(r.joint(e));
   if (d.bodies.empty()) fail_at(r.at(robot), "", "the robot has no <link>");
   // The root: the one link that is no joint's child; it is fixed in space.
   std::map<std::string, int> is_child;
