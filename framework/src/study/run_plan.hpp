@@ -85,45 +85,78 @@ struct PlanProbe {
   double limit_s = 0.0;  ///< <= 0: default_plan_limit_s
 };
 
+/// The answer of one probe (in the child): its plan, or why it has none, as JSON.
+inline nlohmann::json probe_answer(const Registry& registry, const PlanProbe& probe) {
+  try {
+    nlohmann::json plan;
+    for (std::size_t i = 0; i < probe.requests.size(); ++i) {
+      const PreparedRun p = prepare_run(registry, probe.requests[i]);
+      if (i == 0) plan = plan_detail::to_json(p);
+    }
+    return plan;
+  } catch (const PluginFault& e) {
+    return {{"state", "fault"}, {"message", e.what()}};
+  } catch (const std::exception& e) {
+    return {{"state", "refused"}, {"message", e.what()}};
+  }
+}
+
+/// Probes planned together in one child (a fork and the plugins' loading shared).
+inline constexpr std::size_t plan_batch = 16;
+
 /// Prepare each probe's requests in child processes (at most `jobs` at once) and return the plan
-/// of its first request, or why it has none.
+/// of its first request, or why it has none. Probes go in batches of plan_batch to one child,
+/// with the longest limit of the batch; a batch whose child does not answer (a crash, an exit, a
+/// hang) is planned again probe by probe, so that the misbehaving one fails alone.
 inline std::vector<RunPlan> plan_runs(const Registry& registry, const std::vector<PlanProbe>& probes, int jobs) {
   std::vector<RunPlan> plans(probes.size());
-  ChildPool pool;
-  std::size_t next = 0, done = 0;
-  while (done < probes.size()) {
-    while (pool.running() < static_cast<std::size_t>(std::max(1, jobs)) && next < probes.size()) {
-      const std::size_t k = next++;
-      const PlanProbe& probe = probes[k];
-      pool.start(static_cast<int>(k), [&registry, &probe] {
-        try {
-          nlohmann::json plan;
-          for (std::size_t i = 0; i < probe.requests.size(); ++i) {
-            const PreparedRun p = prepare_run(registry, probe.requests[i]);
-            if (i == 0) plan = plan_detail::to_json(p);
-          }
-          return plan.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        } catch (const PluginFault& e) {
-          return nlohmann::json{{"state", "fault"}, {"message", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        } catch (const std::exception& e) {
-          return nlohmann::json{{"state", "refused"}, {"message", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Each job: the probes it plans (one, or a batch).
+  std::vector<std::vector<std::size_t>> batches;
+  for (std::size_t k = 0; k < probes.size(); k += plan_batch) {
+    batches.emplace_back();
+    for (std::size_t i = k; i < std::min(probes.size(), k + plan_batch); ++i) batches.back().push_back(i);
+  }
+  std::vector<std::vector<std::size_t>> retry;
+  for (const bool single : {false, true}) {
+    const auto& work = single ? retry : batches;
+    ChildPool pool;
+    std::size_t next = 0, done = 0;
+    while (done < work.size()) {
+      while (pool.running() < static_cast<std::size_t>(std::max(1, jobs)) && next < work.size()) {
+        const std::size_t b = next++;
+        const std::vector<std::size_t>& members = work[b];
+        double limit = 0;
+        for (const std::size_t i : members) limit = std::max(limit, probes[i].limit_s > 0 ? probes[i].limit_s : default_plan_limit_s);
+        pool.start(static_cast<int>(b), [&registry, &probes, &members] {
+          nlohmann::json answers = nlohmann::json::array();
+          for (const std::size_t i : members) answers.push_back(probe_answer(registry, probes[i]));
+          return answers.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }, limit, true);
+      }
+      const auto r = pool.wait(std::chrono::milliseconds(200));
+      if (!r) continue;
+      ++done;
+      const std::vector<std::size_t>& members = work[static_cast<std::size_t>(r->first)];
+      const ChildOutcome& o = r->second;
+      if (!o.answered() && !single && members.size() > 1) {
+        for (const std::size_t i : members) retry.push_back({i});
+        continue;
+      }
+      try {
+        if (!o.answered()) throw PluginFault(o.reason());
+        const auto answers = nlohmann::json::parse(o.text);
+        for (std::size_t m = 0; m < members.size(); ++m) plans[members[m]] = plan_detail::from_json(answers.at(m));
+      } catch (const PluginFault& e) {
+        for (const std::size_t i : members) {
+          plans[i].state = RunPlan::State::fault;
+          plans[i].message = fmt::format("the run's set-up failed: {}", e.what());
         }
-      }, probe.limit_s > 0 ? probe.limit_s : default_plan_limit_s, true);
-    }
-    const auto r = pool.wait(std::chrono::milliseconds(200));
-    if (!r) continue;
-    ++done;
-    RunPlan& plan = plans[static_cast<std::size_t>(r->first)];
-    const ChildOutcome& o = r->second;
-    try {
-      if (!o.answered()) throw PluginFault(o.reason());
-      plan = plan_detail::from_json(nlohmann::json::parse(o.text));
-    } catch (const PluginFault& e) {
-      plan.state = RunPlan::State::fault;
-      plan.message = fmt::format("the run's set-up failed: {}", e.what());
-    } catch (const std::exception& e) {
-      plan.state = RunPlan::State::fault;
-      plan.message = fmt::format("preparing the run gave an unreadable answer ({})", e.what());
+      } catch (const std::exception& e) {
+        for (const std::size_t i : members) {
+          plans[i].state = RunPlan::State::fault;
+          plans[i].message = fmt::format("preparing the run gave an unreadable answer ({})", e.what());
+        }
+      }
     }
   }
   return plans;
