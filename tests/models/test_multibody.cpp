@@ -542,6 +542,8 @@ std::vector<Bad> corpus() {
       {"duplicate_body.toml", base_toml + with("name = \"c\"", "name = \"b\"", second_body), "used twice", 0},
       {"duplicate_joint.toml", base_toml + second_body + "[[joint]]\nname = \"j\"\ntype = \"fixed\"\nparent = \"b\"\nchild = \"c\"\n",
        "used twice", 0},
+      {"point_mass_on_ball.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.0, 0.0, 0.0]", ball),
+       "a point mass on a spherical joint needs a small inertia about the rod", 7},
       {"spring_on_ball.toml", ball + "stiffness = 1.0\n", "unknown key 'stiffness' for a spherical joint", 0},
       {"bad_quaternion.toml", ball + "attitude0 = { quaternion = [2.0, 0.0, 0.0, 0.0] }\n", "unit quaternion", 0},
       {"bad_matrix.toml", ball + "attitude0 = { matrix = [1.0, 0.1, 0, 0, 1, 0, 0, 0, 1] }\n", "not a rotation", 0},
