@@ -2,8 +2,8 @@
 # The README's "Using it" commands, run as a new user types them, against a build folder:
 #   tests/cli/readme_commands.sh BUILD [demo]
 # The commands are read from README.md (the first sh block after "## Using it"), so the test follows
-# the README. Each runs with bash -e in a scratch folder where build/ is BUILD, studies/ and
-# examples/ are the sources' and HOME is the scratch folder; the first that fails fails the test,
+# the README. Each runs with bash -e in a scratch folder where build/ is BUILD, studies/,
+# examples/ and models/ are the sources' and HOME is the scratch folder; the first that fails fails the test,
 # with its output. After a demo build (`demo`), a command whose comment says "not built by the demo"
 # is skipped: the README says which command to run first.
 set -euo pipefail
@@ -15,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 ln -s "$build" "$work/build"
 ln -s "$source_dir/studies" "$work/studies"
 ln -s "$source_dir/examples" "$work/examples"
+ln -s "$source_dir/models" "$work/models"
 
 # The block's lines, continuation lines joined: one command per line.
 commands="$(awk '/^## Using it/ { section = 1; next }
