@@ -31,7 +31,7 @@ log=.deps/apt.log
 updated=0
 if [ ${#missing[@]} -gt 0 ]; then
   start=$(date +%s)
-  before=$(cat "$log" 2>/dev/null | wc -l)
+  before=0; [ -f "$log" ] && before=$(wc -l < "$log")
   echo "install-deps: installing ${#missing[@]} packages and their dependencies (about 1 minute on a fast mirror; apt's output: $log)"
   echo "install-deps: ${missing[*]}"
   if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; } >> "$log" 2>&1; then
