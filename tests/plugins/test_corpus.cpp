@@ -187,6 +187,20 @@ TEST_CASE("the corpus: each misbehaving plugin fails its own rows of a study, wh
   fs::remove_all(d);
 }
 
+TEST_CASE("a study whose only case needs a crashing plugin still writes its folder and exits 3") {
+  const fs::path d = fresh_dir("only_bad");
+  std::ofstream(d / "s.toml") << "name = \"only\"\ntimeout = 1\n[reference]\nintegrator = \"rk4\"\nstep = 0.002\n[[case]]\nname = "
+                                 "\"bad\"\nmodel = \"corpus_crash_create\"\nt_end = 0.2\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.02]\n";
+  const Outcome o = run_liesim("crash_create", fmt::format("study {} --out {} --no-plots", (d / "s.toml").string(), (d / "out").string()));
+  INFO(o.output);
+  CHECK(o.status == 3);
+  CHECK(fs::exists(d / "out" / "report.md"));
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(table.rows.size() == 1);
+  CHECK(table.rows[0][static_cast<std::size_t>(table.column("error_message"))].find("SIGSEGV") != std::string::npos);
+  fs::remove_all(d);
+}
+
 TEST_CASE("the corpus through run, describe and list: liesim's own words and exit status, never a signal or a hang") {
   for (const Entry& e : corpus) {
     const std::string name = e.name;

@@ -213,13 +213,17 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   // A reference that cannot be set up fails its case's runs (the other cases run); one that
   // fails for every case is an error in the study file. The exact solution is evaluated later, in
   // a child process, like every computation.
+  // (A plugin that misbehaves while the reference is set up fails those runs even when it is every
+  // case's: the study still writes its folder and exits 3.)
   std::map<std::string, std::string> reference_failure;
+  std::size_t references_refused = 0;
   for (const auto& [name, k] : reference_probe) {
     const RunPlan& p = plan_of_probe[k];
-    if (p.state != RunPlan::State::ok)
-      reference_failure[name] = fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, name, p.message);
+    if (p.state == RunPlan::State::ok) continue;
+    reference_failure[name] = fmt::format("{}:{}: [reference] for case '{}': {}", study.file, study.reference.line, name, p.message);
+    references_refused += p.state == RunPlan::State::refused;
   }
-  if (!study.cases.empty() && reference_failure.size() == study.cases.size()) throw Error(reference_failure.begin()->second);
+  if (!study.cases.empty() && references_refused == study.cases.size()) throw Error(reference_failure.begin()->second);
   columns.parameters.assign(params.begin(), params.end());
   columns.options.assign(options.begin(), options.end());
   columns.invariants.assign(invariants.begin(), invariants.end());
