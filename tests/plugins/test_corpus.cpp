@@ -228,6 +228,9 @@ TEST_CASE("the corpus through run, describe and list: liesim's own words and exi
     CHECK(!list.signalled);
     CHECK(list.status == 0);
     CHECK(list.seconds < 10);
+    CHECK(list.output.find("rigid_body") != std::string::npos);  // one bad plugin hides no other
+    if (!std::string(e.says).empty() && std::string(e.name).find("_load") != std::string::npos)
+      CHECK(list.output.find("liesim_" + model + ".so") != std::string::npos);  // a failure at load is listed with its file
   }
 }
 
