@@ -1,6 +1,8 @@
 // Integration loops shared by every method (fixed step, adaptive step, self-controlled solvers).
 #include <liesim/driver.hpp>
 
+#include "divergence.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -86,10 +88,18 @@ struct RunState {
   RunResult result;
   Clock::time_point start = Clock::now();
 
-  RunState(Model& m, ConstVec y0, double t0) : model(m) {
+  double bound;  ///< a state norm beyond this is a blown-up run (divergence.hpp)
+
+  RunState(Model& m, ConstVec y0, double t0) : model(m), bound(diverged_factor * std::max(1.0, y0.norm())) {
     model.counters() = Counters{};
     result.y = y0;
     result.t = t0;
+  }
+  /// End the run as diverged when the accepted state y at t has blown up.
+  void check_bounded(double t, ConstVec y) {
+    if (y.norm() > bound)  // (stableNorm in the message: the plain norm may overflow)
+      fail(fmt::format("{}{}: |y| = {:.3g} passed {:g} max(1, |y0|) = {:.3g} (the method is unstable here: a smaller step or "
+                       "tolerance)", diverged_prefix, t, y.stableNorm(), diverged_factor, bound));
   }
   /// Hook run before the result is final (self-controlled solvers add their statistics).
   std::function<void(Stats&)> before_finish;
@@ -174,6 +184,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
                              describe_status(s, step_failure_detail(model, stepper))));
       if (!y_new.allFinite())
         run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
+      run.check_bounded(t_next, y_new);
       y.swap(y_new);
       t = t_next;
       run.accept(h);
@@ -242,6 +253,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     observer.on_step(t, h, e, accepted);
     factor = std::min(factor, c.max_growth);
     if (accepted) {
+      run.check_bounded(last ? T : t + h, y_new);
       y.swap(y_new);
       t = last ? T : t + h;
       run.accept(h);
@@ -292,6 +304,7 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
     const double t_out = k == outputs ? spec.t_end : spec.t0 + (spec.t_end - spec.t0) * k / outputs;
     if (solver.advance(t_out, y_out) != Status::ok) run.fail(solver.last_error());
     if (!y_out.allFinite()) run.fail(fmt::format("non-finite state at t = {}", t_out));
+    run.check_bounded(t_out, y_out);
     run.result.y = y_out;
     run.result.t = t_out;
     observer.on_output(t_out, y_out);

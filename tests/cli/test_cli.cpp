@@ -234,13 +234,14 @@ TEST_CASE("a run that blows up stops with a clear error and keeps the rows writt
   const auto r = run_liesim("run --model pendulum_chain --integrator euler --t-end 100 --step 0.5 --param g=1e300 --output " +
                         (d / "out.csv").string() + " --summary " + (d / "s.json").string());
   CHECK(r.code != 0);
-  CHECK(has(r.out, "non-finite state"));
+  // The state's norm passes 1e6 max(1, |y0|) at the first step, before it overflows.
+  CHECK(has(r.out, "diverged at t = 0.5: |y| = "));
   const auto rows = lines(d / "out.csv");
   CHECK(rows.size() >= 2);  // header and the points before the failure
   std::ifstream in(d / "s.json");
   const auto j = nlohmann::json::parse(in);
   CHECK(j["status"] == "failed");
-  CHECK(has(j["error"].get<std::string>(), "non-finite"));
+  CHECK(has(j["error"].get<std::string>(), "diverged at t = "));
   fs::remove_all(d);
 }
 
@@ -460,4 +461,32 @@ TEST_CASE("a world-writable plugin folder is warned about, and its plugins still
   fs::permissions(dir, fs::perms::owner_all);
   CHECK_FALSE(has(run_liesim("--plugin-path " + dir.string() + " list").out, "writable by every user"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("a study run that blows up ends as diverged, with the time; the others are ok") {
+  const fs::path d = temp_dir() / "diverged";
+  fs::create_directories(d);
+  std::ofstream(d / "s.toml") << R"(name = "blowup"
+[reference]
+integrator = "rk4"
+step = 0.001
+[[case]]
+name = "osc"
+model = "oscillator"
+t_end = 100
+[[runs]]
+integrators = ["euler", "rk4"]
+steps = [1.0]
+)";
+  const auto r = run_liesim("study " + (d / "s.toml").string() + " --out " + (d / "out").string() + " --no-plots --jobs 1");
+  CHECK(r.code == 3);
+  std::ifstream in(d / "out" / "results.csv");
+  std::string header, euler, rk4;
+  std::getline(in, header);
+  std::getline(in, euler);
+  std::getline(in, rk4);
+  CHECK(has(euler, ",diverged,"));
+  CHECK(has(euler, "diverged at t = "));
+  CHECK(has(rk4, ",ok,"));  // |R(i h)| < 1 for rk4 at h = 1: stable
+  fs::remove_all(d);
 }

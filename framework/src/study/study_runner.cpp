@@ -10,6 +10,7 @@
 #include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>
 
+#include "../divergence.hpp"
 #include "run_plan.hpp"
 
 #include <fmt/format.h>
@@ -494,7 +495,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.status = "ok";
       } catch (const RunFailure& f) {
         r = f.partial;
-        rec.status = "failed";
+        rec.status = diverged(f.what()) ? "diverged" : "failed";
         rec.error = f.what();
       }
       rec.stats = r.stats;
