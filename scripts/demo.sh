@@ -25,6 +25,6 @@ Next:
   $build/bin/liesim list                           # every model and method
   $build/bin/liesim describe pendulum_chain        # a model's state, conventions and invariants
   $build/bin/liesim run --model heavy_top --integrator rkmk4 --step 0.001 --t-end 1 --summary /tmp/summary.json
-  $build/bin/liesim study studies/fig8_10_variable_step.toml   # one of the papers' experiments
+  $build/bin/liesim study studies/fig5_convergence.toml --jobs 2   # one of the papers' experiments
 More in README.md ("Using it"); scripts/test.sh builds and runs the tests (and the Python package).
 NEXT
