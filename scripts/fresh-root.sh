@@ -20,7 +20,8 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LAN
   start=\$(date +%s)
   $command > /root/$what.log 2>&1; rc=\$?
   echo \"$command: exit \$rc in \$((\$(date +%s) - start)) s wall; \$(cat .deps/apt.log 2>/dev/null | grep -c '^Setting up') packages set up\"
-  echo 'CPU time of the command (user, system):'; times | tail -1
+  read -r -a st < /proc/\$\$/stat
+  echo \"CPU time of the command: \$(( (st[15] + st[16]) / \$(getconf CLK_TCK) )) s (user + system, all its processes)\"
   grep -E '^(demo|test) \\[' /root/$what.log
   du -sh /usr /var/cache/apt"
 echo "log: $root/root/$what.log (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
