@@ -34,7 +34,9 @@ while IFS= read -r command; do
     continue
   fi
   echo "\$ $command"
-  if ! (cd "$work" && HOME="$work" LIESIM_PLUGIN_PATH= timeout 600 bash -e -c "$command") > "$work/out.log" 2>&1; then
+  # /usr/bin first: the README's python3 is Debian's (with its matplotlib and numpy), not another
+  # interpreter that a developer's PATH may put first (pyenv).
+  if ! (cd "$work" && HOME="$work" PATH="/usr/bin:$PATH" LIESIM_PLUGIN_PATH= timeout 600 bash -e -c "$command") > "$work/out.log" 2>&1; then
     cat "$work/out.log"
     echo "FAILED: the README command above (after a $mode build of $build)"
     exit 1
