@@ -88,8 +88,8 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
     if (m) {
       fmt::print("state layout with {} parameters ({} numbers; algebra dimension {}):\n  {}\n", params.empty() ? "default" : "these",
                  m->size(), m->space().algebra_dim(), fmt::join(m->state_names(), ", "));
-      fmt::print("invariants:\n");
-      for (const auto& i : m->invariants()) fmt::print("  {:<16} {}\n", i.name, i.doc);
+      fmt::print("invariants (conserved and non-increasing ones are checked for divergence: option invariant_bound):\n");
+      for (const auto& i : m->invariants()) fmt::print("  {:<16} [{}] {}\n", i.name, kind_name(i.kind), i.doc);
       if (m->observable_count() > 0) fmt::print("observables (columns after the invariants in --output CSV files):\n");
       for (const auto& o : m->observables())
         fmt::print("  {:<22} {}{}\n", o.name, o.unit.empty() ? "" : "[" + o.unit + "] ", o.doc);
@@ -134,6 +134,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
   }
   print_settings("options (--option KEY=VALUE)", options);
   print_settings("step-control options (--option KEY=VALUE)", control);
+  print_settings("divergence options (--option KEY=VALUE)", kernel_options(divergence_options(), options));
   if (!info.diagnostics.empty()) {
     fmt::print("diagnostics (written beside the invariants and in --steps; conserved ones get a drift):\n");
     for (const auto& d : info.diagnostics) fmt::print("  {:<18} {}{}\n", d.name, d.doc, d.conserved ? " [conserved]" : "");

@@ -301,7 +301,8 @@ def roots(out, case, rows):
 
 def stability_maps(out, rows):
     """Cases swept over one parameter, with runs over several fixed steps: per method, the largest
-    energy change max|E - E0| (colour, log scale) over (h, swept value); a failed run is a red x."""
+    energy change max|E - E0| (colour, log scale) over (h, swept value); a run that is not "ok" -- one
+    that "diverged" (its state or a conserved invariant blew up) or "failed" -- is unstable: a red x."""
     if not rows or "drift:energy" not in rows[0]:
         return
     bases = {}
@@ -344,7 +345,7 @@ def stability_maps(out, rows):
             ax.axis("off")
         if scatter is not None:
             fig.colorbar(scatter, ax=axes.ravel().tolist(), label="log10 max|E - E0|")
-        fig.suptitle(f"{base}: energy change over (h, {key}); red x: the run failed")
+        fig.suptitle(f"{base}: energy change over (h, {key}); red x: unstable (the run diverged or failed)")
         save(fig, out, "stability_map", f"{base}_{key}")
 
 

@@ -121,7 +121,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
     j["state_layout"] = m->state_names();
     j["algebra_dim"] = m->space().algebra_dim();
     json inv = json::array();
-    for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}});
+    for (const auto& i : m->invariants()) inv.push_back({{"name", i.name}, {"doc", i.doc}, {"kind", kind_name(i.kind)}, {"scale", i.scale}});
     j["invariants"] = inv;
     json obs = json::array();
     for (const auto& o : m->observables()) obs.push_back({{"name", o.name}, {"unit", o.unit}, {"doc", o.doc}});

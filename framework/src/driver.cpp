@@ -26,8 +26,12 @@ std::vector<SettingSpec> step_control_options() {
 }
 
 std::vector<SettingSpec> step_control_options(const std::vector<SettingSpec>& family) {
+  return kernel_options(step_control_options(), family);
+}
+
+std::vector<SettingSpec> kernel_options(std::vector<SettingSpec> kernel, const std::vector<SettingSpec>& family) {
   std::vector<SettingSpec> out;
-  for (auto& s : step_control_options()) {
+  for (auto& s : kernel) {
     bool shadowed = false;
     for (const auto& f : family) shadowed = shadowed || f.name == s.name;
     if (!shadowed) out.push_back(std::move(s));
@@ -88,9 +92,13 @@ struct RunState {
   RunResult result;
   Clock::time_point start = Clock::now();
 
-  double bound;  ///< a state norm beyond this is a blown-up run (divergence.hpp)
+  double factor;  ///< option diverged_factor
+  double bound;   ///< a state norm beyond this is a blown-up run (divergence.hpp)
+  InvariantBound invariants;
+  long unchecked = 0;  ///< accepted steps since the invariants were last checked
 
-  RunState(Model& m, ConstVec y0, double t0) : model(m), bound(diverged_factor * std::max(1.0, y0.norm())) {
+  RunState(Model& m, ConstVec y0, double t0, const DivergenceBounds& d)
+      : model(m), factor(d.state_factor), bound(d.state_factor * std::max(1.0, y0.norm())), invariants(m, y0, d.invariant_bound) {
     model.counters() = Counters{};
     result.y = y0;
     result.t = t0;
@@ -99,7 +107,15 @@ struct RunState {
   void check_bounded(double t, ConstVec y) {
     if (y.norm() > bound)  // (stableNorm in the message: the plain norm may overflow)
       fail(fmt::format("{}{}: |y| = {:.3g} passed {:g} max(1, |y0|) = {:.3g} (the method is unstable here: a smaller step or "
-                       "tolerance)", diverged_prefix, t, y.stableNorm(), diverged_factor, bound));
+                       "tolerance)", diverged_prefix, t, y.stableNorm(), factor, bound));
+  }
+  /// End the run as diverged when a checked invariant at the accepted state y at t passed its
+  /// bound: every invariant_check_every calls, and always when `now` (an output, the end).
+  void check_invariants(double t, ConstVec y, bool now) {
+    if (!invariants.active() || (++unchecked < invariant_check_every && !now)) return;
+    unchecked = 0;
+    const std::string why = invariants.check(t, y);
+    if (!why.empty()) fail(why);
   }
   /// Hook run before the result is final (self-controlled solvers add their statistics).
   std::function<void(Stats&)> before_finish;
@@ -151,7 +167,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   if (!adaptive && !(std::isfinite(spec.step)))
     throw Error("the step size must be finite and positive");
 
-  RunState run(model, y0, spec.t0);
+  RunState run(model, y0, spec.t0, spec.divergence);
   Eigen::VectorXd diagnostics(stepper.diagnostic_count());
   const auto report_diagnostics = [&] {
     if (diagnostics.size() == 0) return;
@@ -190,6 +206,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
       run.accept(h);
       report_diagnostics();
       observer.on_output(t, y);
+      run.check_invariants(t, y, k + 1 == steps);
     }
     run.finish();
     return run.result;
@@ -258,6 +275,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
       t = last ? T : t + h;
       run.accept(h);
       observer.on_output(t, y);
+      run.check_invariants(t, y, last);
     } else {
       ++run.result.stats.rejected_steps;
     }
@@ -274,7 +292,7 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   model.prepare();
   SolverTolerances tol{spec.control.rtol, spec.control.atol, spec.step};
   std::string init_error;
-  RunState run(model, y0, spec.t0);
+  RunState run(model, y0, spec.t0, spec.divergence);
   if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
   // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
   // steps with their diagnostics, and become the run's last good state.
@@ -308,6 +326,7 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
     run.result.y = y_out;
     run.result.t = t_out;
     observer.on_output(t_out, y_out);
+    run.check_invariants(t_out, y_out, true);
   }
   run.finish();
   return run.result;

@@ -22,18 +22,23 @@ PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
   // Options are the family's plus, for kernel-driven methods, the kernel's step control.
   const auto family_specs = family->integrator->options(info.name);
   const auto control_specs = info.self_controlled ? std::vector<SettingSpec>{} : step_control_options(family_specs);
+  // The kernel's divergence options belong to every method (a family's own name shadows them).
+  const auto divergence_specs = kernel_options(divergence_options(), family_specs);
   std::vector<SettingSpec> all = family_specs;
   all.insert(all.end(), control_specs.begin(), control_specs.end());
+  all.insert(all.end(), divergence_specs.begin(), divergence_specs.end());
   const std::string what = fmt::format("option of method '{}'", r.method);
-  (void)Settings(all, r.options, what);  // rejects unknown keys, listing both kinds
-  std::map<std::string, std::string> family_given, control_given;
+  (void)Settings(all, r.options, what);  // rejects unknown keys, listing every kind
+  std::map<std::string, std::string> family_given, control_given, divergence_given;
   for (const auto& [k, v] : r.options) {
-    bool control = false;
+    bool control = false, divergence = false;
     for (const auto& s : control_specs) control = control || s.name == k;
-    (control ? control_given : family_given)[k] = v;
+    for (const auto& s : divergence_specs) divergence = divergence || s.name == k;
+    (control ? control_given : divergence ? divergence_given : family_given)[k] = v;
   }
   p.options = Settings(family_specs, family_given, what);
   p.control = Settings(control_specs, control_given, "step-control option");
+  p.divergence = Settings(divergence_specs, divergence_given, "divergence option");
 
   if (!std::isfinite(r.t0) || !std::isfinite(r.t_end) || !(r.t_end > r.t0))
     throw Error(fmt::format("--t-end must be a finite time after t0 = {} (got {})", r.t0, r.t_end));
@@ -55,6 +60,7 @@ PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
   p.spec.control.rtol = r.rtol;
   p.spec.control.atol = r.atol;
   p.spec.control = parse_step_control(p.control, p.spec.control);
+  p.spec.divergence = parse_divergence(p.divergence);
   return p;
 }
 

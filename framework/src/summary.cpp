@@ -25,7 +25,7 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
   j["integrator"] = run.method.name;
   j["parameters"] = run.parameters.values();
   json options = run.options.values();
-  for (const auto& [k, v] : run.control.values()) options[k] = v;
+  for (const auto& [k, v] : kernel_option_values(run)) options[k] = v;
   j["options"] = options;
   j["t0"] = run.spec.t0;
   j["t_end"] = run.spec.t_end;

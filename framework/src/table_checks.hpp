@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -196,6 +197,18 @@ inline void check_model_info(const liesim_model_api* api, liesim_model* instance
       throw Error(fmt::format("its riem_sphere_blocks() returns {}, which does not divide n = {}: fix riem_sphere_blocks()", b,
                               info.point_size));
   }
+#endif
+#if LIESIM_ABI_MINOR >= 5
+  if (LIESIM_HAS_MEMBER(&info, liesim_model_info, invariant_scales))
+    for (std::int64_t k = 0; k < info.invariant_count; ++k) {
+      const std::int32_t kind = info.invariant_kinds ? info.invariant_kinds[k] : LIESIM_INVARIANT_MONITORED;
+      if (kind < LIESIM_INVARIANT_MONITORED || kind > LIESIM_INVARIANT_NONINCREASING)
+        throw Error(fmt::format("its info's invariant_kinds[{}] is {}: use LIESIM_INVARIANT_MONITORED, _CONSERVED or _NONINCREASING", k,
+                                kind));
+      const double scale = info.invariant_scales ? info.invariant_scales[k] : 0.0;
+      if (!(scale >= 0.0) || !std::isfinite(scale))
+        throw Error(fmt::format("its info's invariant_scales[{}] is {}: a scale is finite and >= 0 (0: relative to |I0| only)", k, scale));
+    }
 #endif
 #if LIESIM_ABI_MINOR >= 4
   if (LIESIM_HAS_MEMBER(&info, liesim_model_info, observable_docs) && info.observable_count != 0) {

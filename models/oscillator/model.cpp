@@ -38,7 +38,9 @@ class Oscillator final : public sdk::Model {
   }
   std::vector<std::string> state_names() const override { return {"x", "v"}; }
   std::vector<InvariantInfo> invariants() const override {
-    return {{"energy", "E = 1/2 m v^2 + 1/2 k x^2 (conserved for d = 0, non-increasing for d > 0)"}};
+    // dE/dt = -d v^2 <= 0 (d >= 0 is enforced): a growing energy is a blown-up run.
+    return {{"energy", "E = 1/2 m v^2 + 1/2 k x^2 (conserved for d = 0, non-increasing for d > 0)",
+             d_ == 0 ? InvariantKind::conserved : InvariantKind::nonincreasing}};
   }
   void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
     out[0] = 0.5 * m_ * y[1] * y[1] + 0.5 * k_ * y[0] * y[0];

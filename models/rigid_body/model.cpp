@@ -54,7 +54,7 @@ class RigidBody final : public sdk::Model {
   void initial_state(Vec y) const override { y = y0_; }
   std::vector<std::string> state_names() const override { return {"y1", "y2", "y3"}; }
   std::vector<InvariantInfo> invariants() const override {
-    return {{"energy", "H = 1/2 sum y_i^2 / I_i"}, {"norm", "|y| (Casimir)"}};
+    return {{"energy", "H = 1/2 sum y_i^2 / I_i", InvariantKind::conserved}, {"norm", "|y| (Casimir)", InvariantKind::conserved}};
   }
   void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
     out[0] = 0.5 * y.cwiseProduct(y).dot(inv_inertia_);

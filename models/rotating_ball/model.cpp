@@ -79,8 +79,10 @@ class RotatingBall final : public sdk::Model, public sdk::RigidBodySystem {
   }
 
   std::vector<InvariantInfo> invariants() const override {
-    return {{"energy", "E = 1/2 m |w|^2 + 1/2 k |log R|^2 (conserved for d = 0, non-increasing for d > 0), J"},
-            {"orthogonality", "||R^T R - I||_F (stays on SO(3))"}};
+    // dE/dt = -d |w|^2 <= 0 (d >= 0 is enforced): a growing energy is a blown-up run.
+    return {{"energy", "E = 1/2 m |w|^2 + 1/2 k |log R|^2 (conserved for d = 0, non-increasing for d > 0), J",
+             d_ == 0 ? InvariantKind::conserved : InvariantKind::nonincreasing},
+            {"orthogonality", "||R^T R - I||_F (stays on SO(3))", InvariantKind::conserved, 1.0}};
   }
 
   void evaluate_invariants(ConstVec y, Vec out) const noexcept override {

@@ -29,6 +29,19 @@ struct StepControl {
   double exponent = 0.0;             ///< 0 = 1 / (p_low + 1) (option exponent)
 };
 
+/// When a run counts as blown up (options diverged_factor and invariant_bound; docs/design.md,
+/// "The driver"): its state norm passes state_factor max(1, |y0|) at an accepted step, or an
+/// invariant the model declares conserved (non-increasing) changes (grows) by more than
+/// invariant_bound max(|I0|, s) at a check (every invariant_check_every accepted steps, every
+/// output of a self-controlled solver, and the end).
+struct DivergenceBounds {
+  double state_factor = 1e6;     ///< option diverged_factor
+  double invariant_bound = 1e3;  ///< option invariant_bound (inf: invariants not checked)
+};
+
+/// Accepted steps between two checks of the invariants (they cost about one field evaluation).
+inline constexpr long invariant_check_every = 32;
+
 /// What to integrate: time span and step size or step control.
 struct RunSpec {
   double t0 = 0.0;             ///< initial time
@@ -36,6 +49,7 @@ struct RunSpec {
   double step = 0.0;           ///< > 0: fixed step size
   StepControl control;         ///< used when step == 0
   int solver_outputs = 100;    ///< output times of self-controlled solvers (equally spaced)
+  DivergenceBounds divergence;  ///< when the run ends as diverged
 };
 
 /// Result of a run (also attached to a RunFailure, holding what was computed before the failure).
@@ -57,8 +71,14 @@ std::vector<SettingSpec> step_control_options();
 /// The kernel's step-control options of a method whose family declares `family`: a name the
 /// family declares itself is the family's (e.g. SLGI's `theta`), not the kernel's.
 std::vector<SettingSpec> step_control_options(const std::vector<SettingSpec>& family);
+/// The kernel's options `kernel` less those a family declares itself (`family`).
+std::vector<SettingSpec> kernel_options(std::vector<SettingSpec> kernel, const std::vector<SettingSpec>& family);
 /// Read the step control options (rtol/atol are set by the caller).
 StepControl parse_step_control(const Settings& options, StepControl base);
+/// The kernel's divergence options (every method has them): diverged_factor, invariant_bound.
+std::vector<SettingSpec> divergence_options();
+/// Read the divergence options.
+DivergenceBounds parse_divergence(const Settings& options);
 
 /// Integrate with a kernel-driven stepper; fixed step when spec.step > 0, else adaptive
 /// (requires an embedded pair). Throws RunFailure on solver failure or non-finite state.

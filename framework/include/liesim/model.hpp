@@ -7,6 +7,7 @@
 #include <liesim/status.hpp>
 #include <liesim/types.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
@@ -14,10 +15,26 @@
 
 namespace liesim {
 
-/// A named quantity the model expects to be conserved (or a constraint residual that stays 0).
+/// What the exact flow does to an invariant (ABI 2.5): only a conserved or non-increasing one is
+/// checked for divergence (invariant_bound.hpp).
+enum class InvariantKind : std::int32_t {
+  monitored = LIESIM_INVARIANT_MONITORED,         ///< reported only: forced, anti-damped, or not known
+  conserved = LIESIM_INVARIANT_CONSERVED,         ///< constant along the exact flow
+  nonincreasing = LIESIM_INVARIANT_NONINCREASING  ///< never grows along the exact flow (dissipated)
+};
+
+/// "monitored", "conserved" or "non-increasing" (liesim describe, messages).
+inline const char* kind_name(InvariantKind k) noexcept {
+  return k == InvariantKind::conserved ? "conserved" : k == InvariantKind::nonincreasing ? "non-increasing" : "monitored";
+}
+
+/// A named quantity the model reports beside the state: a conserved one (energy, Casimir), a
+/// constraint residual that stays 0, or one whose change the model documents (kind).
 struct InvariantInfo {
   std::string name;  ///< column name, e.g. "energy", "q1_norm_minus_1"
   std::string doc;   ///< meaning and formula
+  InvariantKind kind = InvariantKind::monitored;  ///< what the exact flow does to it (ABI 2.5)
+  double scale = 0.0;  ///< s >= 0: changes are measured against max(|I0|, s) (ABI 2.5)
 };
 
 /// A named quantity of (t, y) written beside the state (ABI 2.4): a tracking error, a desired
@@ -295,6 +312,15 @@ class Model {
   std::vector<InvariantInfo> invariants() const {
     std::vector<InvariantInfo> out;
     for (int k = 0; k < info_.invariant_count; ++k) out.push_back({info_.invariant_names[k], info_.invariant_docs[k]});
+#if LIESIM_ABI_MINOR >= 5
+    // A plugin older than 2.5 fills a shorter info: its invariants stay monitored.
+    if (LIESIM_HAS_MEMBER(&info_, liesim_model_info, invariant_scales)) {
+      for (int k = 0; k < info_.invariant_count; ++k) {
+        if (info_.invariant_kinds) out[k].kind = static_cast<InvariantKind>(info_.invariant_kinds[k]);
+        if (info_.invariant_scales) out[k].scale = info_.invariant_scales[k];
+      }
+    }
+#endif
     return out;
   }
   /// Number of invariants.

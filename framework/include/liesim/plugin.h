@@ -34,12 +34,14 @@ extern "C" {
  * 2.2: mechanical description of a model (in R^m, or a rigid body), diagnostics of a method;
  * 2.3: Hamiltonian description of a model on a cotangent bundle T*G (symplectic Lie group methods),
  * Riemannian metric of a model's manifold (geodesic methods); 2.4: observables of a model (named
- * quantities with units written beside the state, e.g. a controller's tracking error). */
+ * quantities with units written beside the state, e.g. a controller's tracking error); 2.5: the
+ * kind and scale of each invariant (which ones the exact flow conserves or dissipates: the host
+ * ends a run whose checked invariant grows past its bound as diverged). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 4
+#define LIESIM_ABI_MINOR 5
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -124,6 +126,14 @@ typedef struct liesim_model liesim_model; /* an instance, opaque */
 #define LIESIM_MODEL_HAMILTONIAN 128u  /* the ham_* functions are available (ABI 2.3) */
 #define LIESIM_MODEL_RIEMANNIAN 256u   /* the riem_* functions are available (ABI 2.3) */
 
+/* What the exact flow does to an invariant (ABI 2.5; liesim_model_info.invariant_kinds). The host
+ * checks a conserved or non-increasing one for divergence: with I0 its value at t0 and s its scale,
+ * the run ends as diverged when |I - I0| (conserved) or I - I0 (non-increasing) passes
+ * invariant_bound * max(|I0|, s) (docs/design.md, "The driver"). */
+#define LIESIM_INVARIANT_MONITORED 0     /* reported only: forced, anti-damped, or not known */
+#define LIESIM_INVARIANT_CONSERVED 1     /* constant along the exact flow (energy, Casimir, constraint residual) */
+#define LIESIM_INVARIANT_NONINCREASING 2 /* never grows along the exact flow (a dissipated energy) */
+
 typedef struct liesim_model_info {
   uint32_t size;                      /* sizeof(liesim_model_info) as the plugin was built */
   uint32_t flags;                     /* LIESIM_MODEL_* */
@@ -144,6 +154,15 @@ typedef struct liesim_model_info {
   const char* const* observable_names; /* observable_count column names */
   const char* const* observable_units; /* observable_count units ("" when dimensionless) */
   const char* const* observable_docs;  /* observable_count meanings and formulas */
+#endif
+#if LIESIM_ABI_MINOR >= 5
+  /* ---- ABI 2.5: invariant kinds ---- NULL (every invariant monitored) or invariant_count
+   * LIESIM_INVARIANT_* values; an older plugin's invariants are all monitored. */
+  const int32_t* invariant_kinds;
+  /* NULL (all 0) or invariant_count scales s >= 0, in the invariant's unit: the magnitude below
+   * which a change is not relative to |I0| (1 for a constraint residual of a unit vector; a
+   * characteristic energy for an energy whose I0 may be 0). */
+  const double* invariant_scales;
 #endif
 } liesim_model_info;
 

@@ -33,11 +33,19 @@ struct PreparedRun {
   Settings parameters;  ///< model parameters with defaults
   Settings options;     ///< family options with defaults
   Settings control;     ///< step-control options with defaults
+  Settings divergence;  ///< divergence options with defaults (diverged_factor, invariant_bound)
   /// The model instance.
   std::unique_ptr<Model> model;
   RunSpec spec;
   Eigen::VectorXd y0;   ///< validated initial state
 };
+
+/// The kernel's options of a prepared run with their values: step control and divergence.
+inline std::map<std::string, std::string> kernel_option_values(const PreparedRun& run) {
+  std::map<std::string, std::string> out = run.control.values();
+  for (const auto& kv : run.divergence.values()) out.insert(kv);
+  return out;
+}
 
 /// "parameters N=3, L=2" or "its default parameters" (messages about a model instance).
 std::string given_parameters(const std::map<std::string, std::string>& parameters);

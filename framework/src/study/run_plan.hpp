@@ -45,7 +45,7 @@ inline nlohmann::json to_json(const PreparedRun& p) {
                       {"diagnostics", diagnostics}}},
           {"parameters", p.parameters.values()},
           {"options", p.options.values()},
-          {"control", p.control.values()},
+          {"control", kernel_option_values(p)},
           {"state_names", p.model->state_names()},
           {"invariants", invariants},
           {"observables", observables}};

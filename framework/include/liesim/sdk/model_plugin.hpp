@@ -28,6 +28,8 @@ struct ModelInstance {
   int ham_k = 0;
   int ham_group = 0;
   std::vector<std::string> names, invariant_names, invariant_docs, observable_names, observable_units, observable_docs;
+  std::vector<std::int32_t> invariant_kinds;
+  std::vector<double> invariant_scales;
   std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs, observable_name_ptrs, observable_unit_ptrs,
       observable_doc_ptrs;
 };
@@ -66,6 +68,8 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
   for (const auto& i : m->invariants()) {
     s->invariant_names.push_back(i.name);
     s->invariant_docs.push_back(i.doc);
+    s->invariant_kinds.push_back(static_cast<std::int32_t>(i.kind));
+    s->invariant_scales.push_back(i.scale);
   }
   for (const auto& x : s->names) s->name_ptrs.push_back(x.c_str());
   for (const auto& x : s->invariant_names) s->invariant_name_ptrs.push_back(x.c_str());
@@ -143,6 +147,10 @@ struct ModelFunctions {
     mine.observable_names = s->observable_name_ptrs.data();
     mine.observable_units = s->observable_unit_ptrs.data();
     mine.observable_docs = s->observable_doc_ptrs.data();
+#endif
+#if LIESIM_ABI_MINOR >= 5
+    mine.invariant_kinds = s->invariant_kinds.data();
+    mine.invariant_scales = s->invariant_scales.data();
 #endif
     const std::uint32_t size = i->size < mine.size ? i->size : mine.size;
     std::memcpy(static_cast<void*>(i), &mine, size);
