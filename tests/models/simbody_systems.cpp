@@ -1,6 +1,7 @@
 // The double pendulum, the 7-joint arm and the satellite built with Simbody's own bodies and
 // mobilizers from the numbers of the shipped descriptions (not from liesim's readers), integrated
-// with Runge-Kutta-Merson at accuracy 1e-14.
+// with Runge-Kutta-Merson at accuracy 1e-14; any serial chain of pins (PinChain) for the
+// forward-dynamics benchmark.
 #include "simbody_systems.hpp"
 
 #include <Simbody.h>
@@ -42,49 +43,78 @@ Positions integrate(SimTK::MultibodySystem& system, const std::vector<SimTK::Mob
 
 }  // namespace
 
-Positions double_pendulum(double T) {
+struct PinChain::Impl {
   SimTK::MultibodySystem system;
-  SimTK::SimbodyMatterSubsystem matter(system);
-  SimTK::GeneralForceSubsystem forces(system);
-  SimTK::Force::UniformGravity gravity(forces, matter, SimTK::Vec3(0, 0, -9.81));
-  const double I = 1.0 / 12;
-  const SimTK::Body::Rigid rod(mass_properties(1.0, SimTK::Vec3(0, 0, -0.5), SimTK::Vec3(I, I, 1e-4)));
-  auto upper = pin(matter.Ground(), SimTK::Vec3(0), SimTK::Vec3(0, 1, 0), rod);
-  auto lower = pin(upper, SimTK::Vec3(0, 0, -1), SimTK::Vec3(0, 1, 0), rod);
-  SimTK::State state = system.realizeTopology();
-  upper.setOneQ(state, 0, 1.2);
-  lower.setOneQ(state, 0, -0.6);
-  lower.setOneU(state, 0, 1.0);
-  return integrate(system, {upper, lower}, state, T);
+  SimTK::SimbodyMatterSubsystem matter{system};
+  SimTK::GeneralForceSubsystem forces{system};
+  SimTK::Force::UniformGravity gravity{forces, matter, SimTK::Vec3(0, 0, -9.81)};
+  std::vector<SimTK::MobilizedBody> bodies;
+  SimTK::State state;
+};
+
+PinChain::PinChain(const std::vector<PinLink>& links) : impl_(std::make_unique<Impl>()) {
+  SimTK::MobilizedBody parent = impl_->matter.Ground();
+  for (const PinLink& l : links) {
+    const SimTK::Body::Rigid body(mass_properties(l.mass, SimTK::Vec3(l.com[0], l.com[1], l.com[2]),
+                                                  SimTK::Vec3(l.inertia[0], l.inertia[1], l.inertia[2])));
+    impl_->bodies.push_back(pin(parent, SimTK::Vec3(l.origin[0], l.origin[1], l.origin[2]), SimTK::Vec3(l.axis[0], l.axis[1], l.axis[2]), body));
+    parent = impl_->bodies.back();
+  }
+  impl_->state = impl_->system.realizeTopology();
 }
 
-Positions arm(double T) {
-  SimTK::MultibodySystem system;
-  SimTK::SimbodyMatterSubsystem matter(system);
-  SimTK::GeneralForceSubsystem forces(system);
-  SimTK::Force::UniformGravity gravity(forces, matter, SimTK::Vec3(0, 0, -9.81));
+PinChain::~PinChain() = default;
+
+int PinChain::dof() const { return static_cast<int>(impl_->bodies.size()); }
+
+void PinChain::accelerations(const double* q, const double* u, double* udot) {
+  // A serial chain of pins: body k's q and u are the k-th entries of the state's Q and U.
+  SimTK::Vector& Q = impl_->state.updQ();
+  for (int k = 0; k < dof(); ++k) Q[k] = q[k];
+  SimTK::Vector& U = impl_->state.updU();
+  for (int k = 0; k < dof(); ++k) U[k] = u[k];
+  impl_->system.realize(impl_->state, SimTK::Stage::Acceleration);
+  const SimTK::Vector& a = impl_->state.getUDot();
+  for (int k = 0; k < dof(); ++k) udot[k] = a[k];
+}
+
+Positions PinChain::integrate(const double* q0, const double* u0, double T) {
+  SimTK::State state = impl_->state;
+  for (std::size_t k = 0; k < impl_->bodies.size(); ++k) {
+    impl_->bodies[k].setOneQ(state, 0, q0[k]);
+    impl_->bodies[k].setOneU(state, 0, u0[k]);
+  }
+  return simbody_systems::integrate(impl_->system, impl_->bodies, state, T);
+}
+
+Positions double_pendulum(double T) {
+  const double I = 1.0 / 12;
+  const PinLink rod = {1.0, {0, 0, -0.5}, {I, I, 1e-4}, {0, 0, 0}, {0, 1, 0}};
+  PinLink lower = rod;
+  lower.origin = {0, 0, -1};
+  const double q0[2] = {1.2, -0.6}, u0[2] = {0.0, 1.0};
+  return PinChain({rod, lower}).integrate(q0, u0, T);
+}
+
+std::vector<PinLink> arm_links() {
   struct Link {
     double m, r, h, offset;  // mass, cylinder radius and length, joint origin above the previous joint
-    SimTK::Vec3 axis;
+    std::array<double, 3> axis;
   };
   const std::vector<Link> table = {{4.0, 0.07, 0.30, 0.06, {0, 0, 1}}, {4.0, 0.07, 0.20, 0.30, {0, 1, 0}}, {3.0, 0.06, 0.20, 0.20, {0, 0, 1}},
                                    {2.7, 0.06, 0.20, 0.20, {0, -1, 0}}, {1.7, 0.05, 0.20, 0.20, {0, 0, 1}}, {1.8, 0.05, 0.08, 0.20, {0, 1, 0}},
                                    {0.3, 0.04, 0.05, 0.08, {0, 0, 1}}};
-  const double q0[7] = {0.3, 0.8, -0.4, 1.2, 0.5, -0.7, 0.2}, v0[7] = {0.5, -0.3, 0.4, 0.2, -0.6, 0.3, 1.0};
-  std::vector<SimTK::MobilizedBody> bodies;
-  SimTK::MobilizedBody parent = matter.Ground();
+  std::vector<PinLink> links;
   for (const Link& l : table) {
     const double across = l.m * (3 * l.r * l.r + l.h * l.h) / 12, along = 0.5 * l.m * l.r * l.r;
-    const SimTK::Body::Rigid body(mass_properties(l.m, SimTK::Vec3(0, 0, l.h / 2), SimTK::Vec3(across, across, along)));
-    bodies.push_back(pin(parent, SimTK::Vec3(0, 0, l.offset), l.axis, body));
-    parent = bodies.back();
+    links.push_back({l.m, {0, 0, l.h / 2}, {across, across, along}, {0, 0, l.offset}, l.axis});
   }
-  SimTK::State state = system.realizeTopology();
-  for (std::size_t k = 0; k < 7; ++k) {
-    bodies[k].setOneQ(state, 0, q0[k]);
-    bodies[k].setOneU(state, 0, v0[k]);
-  }
-  return integrate(system, bodies, state, T);
+  return links;
+}
+
+Positions arm(double T) {
+  const double q0[7] = {0.3, 0.8, -0.4, 1.2, 0.5, -0.7, 0.2}, u0[7] = {0.5, -0.3, 0.4, 0.2, -0.6, 0.3, 1.0};
+  return PinChain(arm_links()).integrate(q0, u0, T);
 }
 
 Positions satellite(double T) {
