@@ -9,7 +9,7 @@
 #     reconfigured with the tests, the Python package, MPI and the benchmarks, and SUNDIALS through
 #     libsundials-dev's CMake package (the sundials plugin is rebuilt, the other plugins are reused);
 #     every test with CTest (the README's commands again, with the full build);
-#  3. the input parsers fuzzed, 60 s each;
+#  3. the input parsers fuzzed, 30 s each (scripts/fuzz.sh 600 for a longer search);
 #  4. everything built again from scratch with clang, AddressSanitizer and UndefinedBehaviorSanitizer
 #     in ./build-sanitize (so the libsundials-dev path is also built from a clean folder), and run.
 set -euo pipefail
@@ -24,7 +24,7 @@ stage 2 "the full build (./build reconfigured) and CTest"
 LIESIM_BUILD_DIR=build scripts/build.sh
 (cd build && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" --timeout 900)
 stage 3 "fuzzing the parsers (tests/fuzz/README.md)"
-scripts/fuzz.sh 60
+scripts/fuzz.sh 30
 stage 4 "the tests under the sanitizers (clang -O1, ./build-sanitize)"
 scripts/sanitize.sh
 stage 4 "done: every stage passed"
