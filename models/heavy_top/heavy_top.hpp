@@ -141,17 +141,20 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
   }
 
   std::vector<InvariantInfo> invariants() const override {
-    const InvariantInfo energy{"energy", "kinetic + potential, J: 1/2 Omega . I Omega - m g . (Q c)"};
+    // The energy is conserved (no damping or forcing); it may be 0 at t0, so its scale is the
+    // potential's amplitude m |g| |c| (the divergence check: liesim/model.hpp, InvariantKind).
+    const double scale = ph_.weight * ph_.com.norm();
+    const InvariantInfo energy{"energy", "kinetic + potential, J: 1/2 Omega . I Omega - m g . (Q c)", InvariantKind::conserved, scale};
     switch (f_) {
       case Formulation::tso3:
         return {energy, {"vertical_momentum", "pi . u, spatial angular momentum along the upward vertical u = -g/|g|"},
                 {"orthogonality", "||Q^T Q - I||_F (0 on SO(3))"}};
       case Formulation::lie_poisson:
-        return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi + m|g| Gamma . c"},
+        return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi + m|g| Gamma . c", InvariantKind::conserved, scale},
                 {"gamma_norm", "|Gamma| (Casimir; 1 for Gamma = Q^T u)"},
                 {"pi_dot_gamma", "Pi . Gamma (Casimir; = pi . u, the vertical angular momentum)"}};
       case Formulation::quadratic:
-        return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi - p . (Q^T u), Pi = Q^T pi"},
+        return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi - p . (Q^T u), Pi = Q^T pi", InvariantKind::conserved, scale},
                 {"vertical_momentum", "pi . u, spatial angular momentum along the upward vertical u = -g/|g|"},
                 {"orthogonality", "||Q^T Q - I||_F (0 on SO(3))"},
                 {"p_change", "|p - p(0)| (p is constant)"}};

@@ -55,7 +55,14 @@ class PendulumChain final : public sdk::Model {
   }
 
   std::vector<InvariantInfo> invariants() const override {
-    std::vector<InvariantInfo> inv{{"energy", "kinetic + potential energy, J"}};
+    // Conserved (no damping or forcing); its scale is the potential's range g sum_i m_i (L_1 + ... + L_i),
+    // since the energy may be 0 at t0 (the divergence check: liesim/model.hpp, InvariantKind).
+    double scale = 0.0, reach = 0.0;
+    for (int i = 0; i < chain_.size(); ++i) {
+      reach += chain_.L[static_cast<std::size_t>(i)];
+      scale += chain_.g * chain_.m[static_cast<std::size_t>(i)] * reach;
+    }
+    std::vector<InvariantInfo> inv{{"energy", "kinetic + potential energy, J", InvariantKind::conserved, scale}};
     for (int i = 1; i <= chain_.size(); ++i) {
       inv.push_back({fmt::format("q{}_norm_minus_1", i), fmt::format("|q_{}| - 1 (stays on S^2)", i)});
       inv.push_back({fmt::format("q{}_dot_w{}", i, i), fmt::format("q_{} . w_{} (tangency)", i, i)});

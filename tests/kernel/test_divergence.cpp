@@ -139,3 +139,34 @@ TEST_CASE("the state-norm check still ends a blown-up run, with its factor as an
   CHECK(diverged_time(why) == 32);
   CHECK(why.find("invariant 'energy'") != std::string::npos);
 }
+
+TEST_CASE("the heavy top and the pendulum chain declare their energy conserved, with the potential's range as its scale") {
+  const auto top = test::make_model("heavy_top", {});
+  const auto top_inv = top->invariants();
+  REQUIRE(!top_inv.empty());
+  CHECK(top_inv[0].name == "energy");
+  CHECK(top_inv[0].kind == InvariantKind::conserved);
+  CHECK(top_inv[0].scale > 0);
+  for (std::size_t k = 1; k < top_inv.size(); ++k) CHECK(top_inv[k].kind == InvariantKind::monitored);
+  // N = 2, unit masses and lengths, g = 9.81: g (m1 L1 + m2 (L1 + L2)) = 3 g.
+  const auto chain = test::make_model("pendulum_chain", {{"N", "2"}});
+  const auto chain_inv = chain->invariants();
+  CHECK(chain_inv[0].kind == InvariantKind::conserved);
+  CHECK(chain_inv[0].scale == doctest::Approx(3 * 9.81));
+}
+
+TEST_CASE("explicit Euler on the pendulum chain: its energy growth ends the run as diverged; rkmk4 at the same step does not") {
+  RunRequest q;
+  q.model = "pendulum_chain";
+  q.parameters = {{"N", "2"}};
+  q.method = "lie_euler";
+  q.t_end = 200;
+  q.step = 0.2;  // Lie-Euler's energy grows from 23 to ~7e8 by t = 12.8 (h = 0.1: it stays bounded to T)
+  const std::string euler = failure_of(q);
+  INFO(euler);
+  CHECK(diverged(euler));
+  CHECK(euler.find("invariant 'energy'") != std::string::npos);
+  q.method = "rkmk4";
+  q.step = 0.01;  // (at h = 0.2 rkmk4 blows up too: the energy reaches 4.5e4 by T = 200)
+  CHECK(failure_of(q).empty());
+}
