@@ -30,7 +30,8 @@ EMBEDDING   per moving joint in tree order (depth first, siblings in file order)
 RIGID BODY  (ABI 2.2, Lie group variational integrators) a description of one body on a spherical joint, or on a
             floating joint with its centre of mass at the body origin, and no joint force: (R, x) = the joint's
             (R, p), (Omega, v) = (omega, v); J about the joint centre (spherical) or the centre of mass; U = -m g . x_com.
-INVARIANTS  energy = kinetic + gravity + springs + PD springs - constant one-dof torques * q (conserved unless
+INVARIANTS  energy = kinetic + gravity + springs + PD springs (one-dof: 1/2 k (q - rest)^2; spherical:
+            1/2 k |log(R_rest^T R)|^2) - constant one-dof torques * q (conserved unless
             the description has damping, kd > 0, tabulated or body-frame torques; the doc says which);
             conserved momenta of each subtree hanging from the world whose root joint has no force on it:
             floating: angular about the world origin and linear momentum (all 6 without gravity; the

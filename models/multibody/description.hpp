@@ -55,9 +55,18 @@ struct BodyDescription {
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the centre of mass, body axes
 };
 
-/// A PD controller to a set-point on a one-degree-of-freedom joint: tau = kp (setpoint - q) - kd v.
+/// A PD controller to a set-point: tau = kp (setpoint - q) - kd v on a one-degree-of-freedom joint;
+/// on a spherical joint tau = -kp log(R_set^T R) - kd omega (body frame), R_set = setpoint_attitude.
 struct PdController {
   double kp = 0, kd = 0, setpoint = 0;
+  Eigen::Matrix3d setpoint_attitude = Eigen::Matrix3d::Identity();
+};
+
+/// One row of a time-tabulated joint force: at time t, the generalised force tau (first dof()
+/// entries: one-dof tau; spherical moment, body frame; floating moment then force, body frame).
+struct TorqueSample {
+  double t = 0;
+  Eigen::Matrix<double, 6, 1> tau = Eigen::Matrix<double, 6, 1>::Zero();
 };
 
 /// A joint: the child body's frame relative to the parent's is origin * motion(q).
@@ -70,10 +79,11 @@ struct JointDescription {
   Eigen::Vector3d origin_position = Eigen::Vector3d::Zero();
   Eigen::Vector3d axis = Eigen::Vector3d::UnitX();  ///< unit, joint frame (revolute, continuous, prismatic)
   // Forces (generalised, in the joint's own coordinates).
-  double stiffness = 0, rest = 0;  ///< spring -k (q - rest) (one-dof joints)
+  double stiffness = 0, rest = 0;  ///< spring -k (q - rest) (one-dof); spherical: -k log(R_rest^T R)
+  Eigen::Matrix3d rest_attitude = Eigen::Matrix3d::Identity();  ///< spherical spring's rest attitude R_rest
   double damping = 0;              ///< damper -c v (every moving joint: -c times each velocity component)
   Eigen::Matrix<double, 6, 1> torque = Eigen::Matrix<double, 6, 1>::Zero();  ///< constant (first dof() entries)
-  std::vector<std::pair<double, double>> torque_table;  ///< (t, tau), linear interpolation (one-dof joints)
+  std::vector<TorqueSample> torque_table;  ///< linear interpolation in t, constant outside
   std::optional<PdController> pd;
   // Initial state: q0/v0 (one-dof), attitude/omega (spherical, floating), position/velocity (floating).
   double q0 = 0, v0 = 0;

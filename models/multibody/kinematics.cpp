@@ -21,6 +21,12 @@ lie::SE3::Element joint_motion(const Joint& j, ConstVec y) {
   }
   return lie::SE3::identity();
 }
+
+/// A spherical joint's attitude relative to a reference R_ref, as a rotation vector:
+/// log(R_ref^T R) with |angle| <= pi (body frame).
+Eigen::Vector3d attitude_error(const Eigen::Matrix3d& R_ref, ConstVec y, const Joint& j) {
+  return lie::SO3::log(R_ref.transpose() * Eigen::Map<const RowMajor3>(y.data() + j.point_offset));
+}
 }  // namespace
 
 Dynamics::Dynamics(const Mechanism& m) : m_(m) {
@@ -93,6 +99,10 @@ double Dynamics::potential_energy(ConstVec y) const {
     const Body& b = m_.bodies[i];
     u -= b.mass * m_.gravity.dot(world_[i].R * b.com + world_[i].r);
     const Joint& j = m_.joints[i];
+    if (j.type == JointType::spherical) {
+      if (j.stiffness > 0) u += 0.5 * j.stiffness * attitude_error(j.rest_attitude, y, j).squaredNorm();
+      if (j.pd) u += 0.5 * j.pd->kp * attitude_error(j.pd->setpoint_attitude, y, j).squaredNorm();
+    }
     if (j.dof != 1) continue;
     const double q = y[j.point_offset];
     u += 0.5 * j.stiffness * (q - j.rest) * (q - j.rest) - j.torque[0] * q;
@@ -118,23 +128,29 @@ void Dynamics::joint_forces(double t, ConstVec y, Eigen::Ref<Eigen::VectorXd> ta
     if (j.dof == 0) continue;
     auto out = tau.segment(j.velocity_offset, j.dof);
     out = j.torque.head(j.dof) - j.damping * joint_velocity(j, y);
+    const auto& table = j.torque_table;
+    if (!table.empty()) {
+      if (t <= table.front().t) {
+        out += table.front().tau.head(j.dof);
+      } else if (t >= table.back().t) {
+        out += table.back().tau.head(j.dof);
+      } else {
+        std::size_t k = 1;
+        while (table[k].t < t) ++k;
+        const TorqueSample &a = table[k - 1], &b = table[k];
+        out += a.tau.head(j.dof) + (t - a.t) / (b.t - a.t) * (b.tau - a.tau).head(j.dof);
+      }
+    }
+    if (j.type == JointType::spherical) {
+      // The gradient of 1/2 k |log(R_ref^T R)|^2 along R exp(hat(xi)) is k log(R_ref^T R) . xi
+      // (J_r^-T of the log maps log(.) to itself), so the body-frame moment is -k log(R_ref^T R).
+      if (j.stiffness > 0) out -= j.stiffness * attitude_error(j.rest_attitude, y, j);
+      if (j.pd) out -= j.pd->kp * attitude_error(j.pd->setpoint_attitude, y, j) + j.pd->kd * joint_velocity(j, y);
+    }
     if (j.dof != 1) continue;
     const double q = y[j.point_offset], v = y[j.point_offset + 1];
     out[0] -= j.stiffness * (q - j.rest);
     if (j.pd) out[0] += j.pd->kp * (j.pd->setpoint - q) - j.pd->kd * v;
-    const auto& table = j.torque_table;
-    if (table.empty()) continue;
-    if (t <= table.front().first) {
-      out[0] += table.front().second;
-    } else if (t >= table.back().first) {
-      out[0] += table.back().second;
-    } else {
-      std::size_t k = 1;
-      while (table[k].first < t) ++k;
-      const auto& [t0, f0] = table[k - 1];
-      const auto& [t1, f1] = table[k];
-      out[0] += f0 + (f1 - f0) * (t - t0) / (t1 - t0);
-    }
   }
 }
 

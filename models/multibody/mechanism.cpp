@@ -164,6 +164,7 @@ Mechanism build_mechanism(const Description& d, const Overrides& o) {
     j.velocity_offset = velocity;
     j.stiffness = jd.stiffness;
     j.rest = jd.rest;
+    j.rest_attitude = jd.rest_attitude;
     j.damping = jd.damping;
     j.torque = jd.torque;
     j.torque_table = jd.torque_table;

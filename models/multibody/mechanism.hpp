@@ -35,9 +35,14 @@ struct Joint {
   int velocity_offset = 0;          ///< start of its velocity components in the generalised velocity
   // Generalised forces.
   double stiffness = 0, rest = 0, damping = 0;
+  Eigen::Matrix3d rest_attitude = Eigen::Matrix3d::Identity();  ///< spherical springs
   Vector6 torque = Vector6::Zero();
-  std::vector<std::pair<double, double>> torque_table;
+  std::vector<TorqueSample> torque_table;
   std::optional<PdController> pd;
+  /// Whether no force element acts at the joint (only the constraint).
+  bool free_of_forces() const {
+    return damping == 0 && stiffness == 0 && !pd && torque_table.empty() && torque.cwiseAbs().maxCoeff() == 0;
+  }
 };
 
 /// Body i: its frame is the child frame of joint i.

@@ -18,8 +18,7 @@ MultibodyModel::MultibodyModel(Mechanism m, Algorithm a)
   check_mass_matrix();
   if (mech_.joints.size() == 1) {
     const Joint& j = mech_.joints[0];
-    const bool no_forces = j.damping == 0 && j.torque.cwiseAbs().maxCoeff() == 0;
-    rigid_body_ = no_forces && (j.type == JointType::spherical || (j.type == JointType::floating && mech_.bodies[0].com.norm() == 0));
+    rigid_body_ = j.free_of_forces() && (j.type == JointType::spherical || (j.type == JointType::floating && mech_.bodies[0].com.norm() == 0));
   }
   // Conserved momentum components of each subtree hanging from the world (RBDA §2.13: only
   // gravity and the root joint's constraint and actuation act on it).
@@ -29,8 +28,7 @@ MultibodyModel::MultibodyModel(Mechanism m, Algorithm a)
   for (std::size_t i = 0; i < mech_.joints.size(); ++i) {
     const Joint& j = mech_.joints[i];
     if (j.parent >= 0 || j.dof == 0) continue;
-    const bool free_of_forces = j.damping == 0 && j.stiffness == 0 && !j.pd && j.torque_table.empty() && j.torque.cwiseAbs().maxCoeff() == 0;
-    if (!free_of_forces) continue;
+    if (!j.free_of_forces()) continue;
     const int b = static_cast<int>(i);
     const Eigen::Vector3d o = j.origin.r, axis = j.origin.R * j.axis;
     const std::string about = fmt::format("of the bodies joint '{}' carries", j.name);
@@ -185,7 +183,8 @@ std::vector<InvariantInfo> MultibodyModel::invariants() const {
   std::vector<InvariantInfo> out;
   out.push_back({"energy", mech_.conservative
                                ? "total energy, J: kinetic 1/2 sum v_i . I_i v_i + gravity - sum m_i g . x_i + springs 1/2 k (q - rest)^2 "
-                                 "+ PD 1/2 kp (q - setpoint)^2 - constant one-dof torques tau q (conserved)"
+                                 "(spherical: 1/2 k |log(R_rest^T R)|^2) + PD 1/2 kp (q - setpoint)^2 (spherical: 1/2 kp |log(R_set^T R)|^2) "
+                                 "- constant one-dof torques tau q (conserved)"
                                : "total energy, J (kinetic + potential as for a conservative description); NOT conserved: " +
                                      mech_.nonconservative_reason + " (its drift is the work of those forces)"});
   for (const auto& m : momenta_) out.push_back({m.name, m.doc + " (conserved)"});

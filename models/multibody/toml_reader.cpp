@@ -95,32 +95,34 @@ struct Reader {
     return b;
   }
 
-  Eigen::Matrix3d attitude(const toml::node& n, const std::string& subject) const {
+  /// An attitude (KEY: attitude0, a spring's rest, a PD set-point): a table with one of matrix,
+  /// axis_angle or quaternion, converted once to a rotation matrix.
+  Eigen::Matrix3d attitude(const toml::node& n, const std::string& subject, const std::string& key = "attitude0") const {
     const toml::table* t = n.as_table();
     if (!t || t->size() != 1)
-      fail_at(at(n), subject, "'attitude0' must be a table with exactly one of matrix = [9 numbers, row-major], "
-                              "axis_angle = [x, y, z, angle in rad], quaternion = [w, x, y, z]");
-    check_keys(*t, subject + ", attitude0", {"matrix", "axis_angle", "quaternion"});
+      fail_at(at(n), subject, fmt::format("'{}' must be a table with exactly one of matrix = [9 numbers, row-major], "
+                                          "axis_angle = [x, y, z, angle in rad], quaternion = [w, x, y, z]", key));
+    check_keys(*t, subject + ", " + key, {"matrix", "axis_angle", "quaternion"});
     if (const toml::node* m = t->get("matrix")) {
       const auto v = numbers(*m, "matrix", subject, {9}, "row-major rotation matrix");
       const Eigen::Matrix3d R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(v.data());
       const double d = (R.transpose() * R - Eigen::Matrix3d::Identity()).norm();
       if (d > 1e-12 || R.determinant() < 0)
-        fail_at(at(*m), subject, fmt::format("attitude0.matrix is not a rotation (||R^T R - I|| = {:.3g}, det = {:.6g}): give 16 digits, "
-                                             "or use axis_angle or quaternion", d, R.determinant()));
+        fail_at(at(*m), subject, fmt::format("{}.matrix is not a rotation (||R^T R - I|| = {:.3g}, det = {:.6g}): give 16 digits, "
+                                             "or use axis_angle or quaternion", key, d, R.determinant()));
       return R;
     }
     if (const toml::node* a = t->get("axis_angle")) {
       const auto v = numbers(*a, "axis_angle", subject, {4}, "x, y, z, angle in rad");
       const Eigen::Vector3d axis(v[0], v[1], v[2]);
-      if (!(axis.norm() > 0)) fail_at(at(*a), subject, "attitude0.axis_angle has a zero axis: give a direction, e.g. [0, 0, 1, 0.5]");
+      if (!(axis.norm() > 0)) fail_at(at(*a), subject, key + ".axis_angle has a zero axis: give a direction, e.g. [0, 0, 1, 0.5]");
       return rotation_axis_angle(axis, v[3]);
     }
     const toml::node& q = *t->get("quaternion");
     const auto v = numbers(q, "quaternion", subject, {4}, "w, x, y, z");
     const double norm = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
     if (std::abs(norm - 1) > 1e-9)
-      fail_at(at(q), subject, fmt::format("attitude0.quaternion has norm {:.17g}: give a unit quaternion (w, x, y, z)", norm));
+      fail_at(at(q), subject, fmt::format("{}.quaternion has norm {:.17g}: give a unit quaternion (w, x, y, z)", key, norm));
     return rotation_quaternion(v[0], v[1], v[2], v[3]);
   }
 
@@ -142,8 +144,8 @@ struct Reader {
     const int dof = joint_dof(j.type);
     std::set<std::string> known = {"name", "type", "parent", "child", "xyz", "rpy"};
     if (dof == 1) known.insert({"axis", "q0", "v0", "stiffness", "rest", "damping", "torque", "torque_table", "pd"});
-    if (dof == 3) known.insert({"attitude0", "omega0", "damping", "torque"});
-    if (dof == 6) known.insert({"attitude0", "omega0", "position0", "velocity0", "damping", "torque"});
+    if (dof == 3) known.insert({"attitude0", "omega0", "stiffness", "rest", "damping", "torque", "torque_table", "pd"});
+    if (dof == 6) known.insert({"attitude0", "omega0", "position0", "velocity0", "damping", "torque", "torque_table"});
     for (const auto& [k, v] : t)
       if (!known.count(std::string(k.str()))) {
         std::string list;
@@ -156,14 +158,7 @@ struct Reader {
     j.child = string(need(t, "child", subject, "the child body's name"), "child", subject);
     if (const toml::node* n = t.get("xyz")) j.origin_position = vector3(*n, "xyz", subject, "m");
     if (const toml::node* n = t.get("rpy")) j.origin_rotation = rotation_rpy(vector3(*n, "rpy", subject, "rad"));
-    const auto nonnegative = [&](const char* key, const std::string& unit) {
-      const toml::node* n = t.get(key);
-      if (!n) return 0.0;
-      const double v = number(*n, key, subject, unit);
-      if (v < 0) fail_at(at(*n), subject, fmt::format("'{}' = {} is negative: give a value >= 0 ({})", key, v, unit));
-      return v;
-    };
-    j.damping = nonnegative("damping", "N m s/rad or N s/m");
+    j.damping = nonnegative(t, "damping", subject, "N m s/rad or N s/m");
     if (dof == 1) {
       j.axis = vector3(need(t, "axis", subject, "the joint axis, a direction in the joint frame"), "axis", subject, "direction");
       const double n = j.axis.norm();
@@ -171,33 +166,7 @@ struct Reader {
       j.axis /= n;
       if (const toml::node* n = t.get("q0")) j.q0 = number(*n, "q0", subject, "rad or m");
       if (const toml::node* n = t.get("v0")) j.v0 = number(*n, "v0", subject, "rad/s or m/s");
-      j.stiffness = nonnegative("stiffness", "N m/rad or N/m");
-      if (const toml::node* n = t.get("rest")) {
-        if (j.stiffness == 0) fail_at(at(*n), subject, "'rest' without 'stiffness': give the spring's stiffness, or remove 'rest'");
-        j.rest = number(*n, "rest", subject, "rad or m");
-      }
       if (const toml::node* n = t.get("torque")) j.torque[0] = number(*n, "torque", subject, "N m or N");
-      if (const toml::node* n = t.get("torque_table")) {
-        const toml::array* a = n->as_array();
-        if (!a || a->empty()) fail_at(at(*n), subject, "'torque_table' must be a non-empty array of [t, tau] pairs (s, N m or N)");
-        for (const auto& row : *a) {
-          const auto p = numbers(row, "torque_table", subject, {2}, "[t in s, tau in N m or N]");
-          if (!j.torque_table.empty() && !(p[0] > j.torque_table.back().first))
-            fail_at(at(row), subject, fmt::format("'torque_table' times must increase (t = {} after t = {})", p[0], j.torque_table.back().first));
-          j.torque_table.emplace_back(p[0], p[1]);
-        }
-      }
-      if (const toml::node* n = t.get("pd")) {
-        const toml::table* pd = n->as_table();
-        if (!pd) fail_at(at(*n), subject, "'pd' must be a table { kp = ..., kd = ..., setpoint = ... }");
-        check_keys(*pd, subject + ", pd", {"kp", "kd", "setpoint"});
-        PdController c;
-        c.kp = number(need(*pd, "kp", subject + ", pd", "proportional gain, N m/rad or N/m"), "kp", subject, "N m/rad or N/m");
-        c.kd = number(need(*pd, "kd", subject + ", pd", "derivative gain, N m s/rad or N s/m"), "kd", subject, "N m s/rad or N s/m");
-        c.setpoint = number(need(*pd, "setpoint", subject + ", pd", "set-point, rad or m"), "setpoint", subject, "rad or m");
-        if (c.kp < 0 || c.kd < 0) fail_at(at(*n), subject, "pd gains kp and kd must be >= 0");
-        j.pd = c;
-      }
     } else if (dof > 1) {
       if (const toml::node* n = t.get("attitude0")) j.attitude0 = attitude(*n, subject);
       if (const toml::node* n = t.get("omega0")) j.omega0 = vector3(*n, "omega0", subject, "rad/s, body frame");
@@ -209,7 +178,68 @@ struct Reader {
         for (int k = 0; k < dof; ++k) j.torque[k] = v[static_cast<std::size_t>(k)];
       }
     }
+    if (dof == 1 || j.type == JointType::spherical) forces_with_potential(t, subject, j);
+    if (const toml::node* n = t.get("torque_table")) j.torque_table = torque_table(*n, subject, dof);
     return j;
+  }
+
+  /// Springs and PD controllers: on a one-dof joint to a position q (rad or m), on a spherical
+  /// joint to an attitude (a table as attitude0).
+  void forces_with_potential(const toml::table& t, const std::string& subject, JointDescription& j) const {
+    const bool one = joint_dof(j.type) == 1;
+    const char* unit = one ? "N m/rad or N/m" : "N m/rad";
+    j.stiffness = nonnegative(t, "stiffness", subject, unit);
+    if (const toml::node* n = t.get("rest")) {
+      if (j.stiffness == 0) fail_at(at(*n), subject, "'rest' without 'stiffness': give the spring's stiffness, or remove 'rest'");
+      if (one) j.rest = number(*n, "rest", subject, "rad or m");
+      else j.rest_attitude = attitude(*n, subject, "rest");
+    }
+    if (const toml::node* n = t.get("pd")) {
+      const toml::table* pd = n->as_table();
+      if (!pd) fail_at(at(*n), subject, one ? "'pd' must be a table { kp = ..., kd = ..., setpoint = ... }"
+                                            : "'pd' must be a table { kp = ..., kd = ..., setpoint = { axis_angle = [...] } }");
+      check_keys(*pd, subject + ", pd", {"kp", "kd", "setpoint"});
+      PdController c;
+      const std::string kd_unit = one ? "N m s/rad or N s/m" : "N m s/rad";
+      c.kp = number(need(*pd, "kp", subject + ", pd", std::string("proportional gain, ") + unit), "kp", subject, unit);
+      c.kd = number(need(*pd, "kd", subject + ", pd", "derivative gain, " + kd_unit), "kd", subject, kd_unit);
+      const toml::node& setpoint = need(*pd, "setpoint", subject + ", pd",
+                                        one ? "set-point, rad or m" : "set-point attitude, a table as attitude0");
+      if (one) c.setpoint = number(setpoint, "setpoint", subject, "rad or m");
+      else c.setpoint_attitude = attitude(setpoint, subject, "pd.setpoint");
+      if (c.kp < 0 || c.kd < 0) fail_at(at(*n), subject, "pd gains kp and kd must be >= 0");
+      j.pd = c;
+    }
+  }
+
+  /// An optional number >= 0 (0 when absent).
+  double nonnegative(const toml::table& t, const char* key, const std::string& subject, const std::string& unit) const {
+    const toml::node* n = t.get(key);
+    if (!n) return 0.0;
+    const double v = number(*n, key, subject, unit);
+    if (v < 0) fail_at(at(*n), subject, fmt::format("'{}' = {} is negative: give a value >= 0 ({})", key, v, unit));
+    return v;
+  }
+
+  /// [[t, tau...], ...]: 1 + dof numbers a row (spherical: moment in the body frame; floating:
+  /// moment then force, body frame), times increasing.
+  std::vector<TorqueSample> torque_table(const toml::node& n, const std::string& subject, int dof) const {
+    const std::string row_text = dof == 1 ? "[t in s, tau in N m or N]"
+                                 : dof == 3 ? "[t in s, then the moment, 3 numbers in N m, body frame]"
+                                            : "[t in s, then the moment (3, N m) and force (3, N), body frame]";
+    const toml::array* a = n.as_array();
+    if (!a || a->empty()) fail_at(at(n), subject, "'torque_table' must be a non-empty array of rows " + row_text);
+    std::vector<TorqueSample> table;
+    for (const auto& row : *a) {
+      const auto p = numbers(row, "torque_table", subject, {static_cast<std::size_t>(1 + dof)}, row_text);
+      if (!table.empty() && !(p[0] > table.back().t))
+        fail_at(at(row), subject, fmt::format("'torque_table' times must increase (t = {} after t = {})", p[0], table.back().t));
+      TorqueSample sample;
+      sample.t = p[0];
+      for (int k = 0; k < dof; ++k) sample.tau[k] = p[static_cast<std::size_t>(1 + k)];
+      table.push_back(sample);
+    }
+    return table;
   }
 };
 

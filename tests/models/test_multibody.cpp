@@ -190,6 +190,10 @@ child = "c"
 xyz = [0.0, 0.0, -0.2]
 damping = 0.05
 torque = [0.1, -0.2, 0.05]
+stiffness = 2.0
+rest = { axis_angle = [0.0, 0.0, 1.0, 0.3] }
+pd = { kp = 1.0, kd = 0.2, setpoint = { quaternion = [0.5, 0.5, 0.5, 0.5] } }
+torque_table = [[0.0, 0.0, 0.0, 0.0], [1.0, 0.3, -0.1, 0.2]]
 omega0 = [1.0, 2.0, -1.0]
 )");
   auto aba = model(file, "articulated_body");
@@ -225,6 +229,122 @@ q0 = 1.25
   const auto out = run("multibody", description(spring), "rk4", 1.0, 1e-3);
   CHECK(std::abs(out.y[0] - (0.25 + std::cos(2.0))) <= 1e-10);
   CHECK(std::abs(out.y[1] + 2.0 * std::sin(2.0)) <= 1e-10);
+}
+
+TEST_CASE("spherical joints: a spring and a PD controller to attitudes, and tabulated moments, against closed forms") {
+  // Rotation about a principal axis z of the body (J = 0.6) from R_rest exp(theta0 e_z), at rest:
+  // log(R_rest^T R) = theta e_z stays on that axis, so theta'' = (-k theta - kp (theta - phi) - kd theta') / J,
+  // the set-point being R_set = R_rest exp(phi e_z): a damped oscillator about kp phi / (k + kp).
+  const double J = 0.6, k = 3.0, kp = 2.0, kd = 0.3, phi = 0.5, theta0 = 1.2;
+  const Eigen::Vector3d rest_axis = Eigen::Vector3d(1, 2, 3).normalized();
+  const Eigen::Matrix3d R_rest = lie::SO3::exp(0.4 * rest_axis);
+  const Eigen::Matrix3d R_set = R_rest * lie::SO3::exp(phi * Eigen::Vector3d::UnitZ());
+  const Eigen::Matrix3d R0 = R_rest * lie::SO3::exp(theta0 * Eigen::Vector3d::UnitZ());
+  const auto matrix = [](const Eigen::Matrix3d& R) {
+    std::string s;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) s += fmt::format("{}{:.17g}", r + c ? ", " : "", R(r, c));
+    return "{ matrix = [" + s + "] }";
+  };
+  const auto quaternion = [](const Eigen::Matrix3d& R) {
+    const Eigen::Quaterniond q(R);
+    return fmt::format("{{ quaternion = [{:.17g}, {:.17g}, {:.17g}, {:.17g}] }}", q.w(), q.x(), q.y(), q.z());
+  };
+  const std::string file = write_file("ball_spring.toml", fmt::format(R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "b"
+mass = 1.0
+com = [0.0, 0.0, 0.0]
+inertia = [0.5, 0.8, {}]
+[[joint]]
+name = "ball"
+type = "spherical"
+parent = "world"
+child = "b"
+stiffness = {}
+rest = {{ axis_angle = [{:.17g}, {:.17g}, {:.17g}, 0.4] }}
+pd = {{ kp = {}, kd = {}, setpoint = {} }}
+attitude0 = {}
+)", J, k, rest_axis[0], rest_axis[1], rest_axis[2], kp, kd, quaternion(R_set), matrix(R0)));
+  const double T = 2.0, c = kd / J, w2 = (k + kp) / J, wd = std::sqrt(w2 - c * c / 4), eq = kp * phi / (k + kp);
+  const double x0 = theta0 - eq, A = x0, B = c * x0 / 2 / wd, e = std::exp(-c * T / 2);
+  const double theta = eq + e * (A * std::cos(wd * T) + B * std::sin(wd * T));
+  const double rate = e * (-c / 2 * (A * std::cos(wd * T) + B * std::sin(wd * T)) + wd * (-A * std::sin(wd * T) + B * std::cos(wd * T)));
+  const auto out = run("multibody", description(file), "rkmk4", T, 1e-3);
+  const RowMajor3 R = Eigen::Map<const RowMajor3>(out.y.data());
+  const double d_R = (Eigen::Matrix3d(R) - R_rest * lie::SO3::exp(theta * Eigen::Vector3d::UnitZ())).norm();
+  const double d_w = (out.y.segment<3>(9) - rate * Eigen::Vector3d::UnitZ()).norm();
+  if (verbose()) std::printf("spherical spring + PD at T = 2: |R - R_exact| %.2e, |omega - omega_exact| %.2e\n", d_R, d_w);
+  CHECK(d_R <= 1e-10);
+  CHECK(d_w <= 1e-10);
+
+  // Tabulated moment on a spherical joint (isotropic body, about z): omega_z' = tau / J = 2 t, so
+  // the angle is t^3 / 3; and a tabulated force on a floating body: x'' = 2 t / m, x = t^3 / 6
+  // (polynomials RKMK4 integrates exactly on these commutative motions).
+  const std::string tables = write_file("tables.toml", R"(gravity = [0.0, 0.0, 0.0]
+[[body]]
+name = "spinner"
+mass = 1.0
+com = [0.0, 0.0, 0.0]
+inertia = [0.2, 0.2, 0.2]
+[[body]]
+name = "puck"
+mass = 2.0
+com = [0.0, 0.0, 0.0]
+inertia = [0.1, 0.1, 0.1]
+[[joint]]
+name = "ball"
+type = "spherical"
+parent = "world"
+child = "spinner"
+torque_table = [[0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.4], [2.0, 0.0, 0.0, 0.4]]
+[[joint]]
+name = "free"
+type = "floating"
+parent = "world"
+child = "puck"
+torque_table = [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0]]
+)");
+  auto m = make_model("multibody", description(tables));
+  CHECK(m->invariants()[0].doc.find("NOT conserved") != std::string::npos);
+  const auto tab = run("multibody", description(tables), "rkmk4", 1.0, 0.01);
+  const RowMajor3 Rs = Eigen::Map<const RowMajor3>(tab.y.data());
+  CHECK((Eigen::Matrix3d(Rs) - lie::SO3::exp(Eigen::Vector3d(0, 0, 1.0 / 3))).norm() <= 1e-13);
+  CHECK(std::abs(tab.y[11] - 1.0) <= 1e-13);  // omega_z = t^2
+  const Eigen::Index free_block = 12;          // floating block: R (9), p (3), omega (3), v (3)
+  CHECK((tab.y.segment<3>(free_block + 9) - Eigen::Vector3d(1.0 / 6, 0, 0)).norm() <= 1e-13);
+  CHECK((tab.y.segment<3>(free_block + 15) - Eigen::Vector3d(0.5, 0, 0)).norm() <= 1e-13);
+}
+
+TEST_CASE("a spherical spring and a PD spring with kd = 0 keep the energy: the moment is the potential's gradient") {
+  const std::string file = write_file("ball_conservative.toml", R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "b"
+mass = 1.5
+com = [0.1, -0.05, -0.4]
+inertia = [0.05, 0.08, 0.03]
+[[joint]]
+name = "ball"
+type = "spherical"
+parent = "world"
+child = "b"
+rpy = [0.2, -0.1, 0.3]
+stiffness = 4.0
+rest = { axis_angle = [0.0, 1.0, 1.0, 0.7] }
+pd = { kp = 1.5, kd = 0.0, setpoint = { axis_angle = [1.0, 0.0, 0.0, -0.4] } }
+attitude0 = { axis_angle = [1.0, -2.0, 0.5, 1.1] }
+omega0 = [1.5, -2.0, 3.0]
+)");
+  auto m = make_model("multibody", description(file));
+  CHECK(m->invariants()[0].doc.find("(conserved)") != std::string::npos);
+  Eigen::VectorXd y0(m->size()), i0(m->invariant_count()), i1(m->invariant_count());
+  m->initial_state(y0);
+  m->evaluate_invariants(y0, i0);
+  const auto out = run("multibody", description(file), "rkmk4", 2.0, 5e-4);
+  m->evaluate_invariants(out.y, i1);
+  // The spring's potential at the start is far from 0 (||log|| ~ 1), so a wrong moment would move the energy by O(1).
+  if (verbose()) std::printf("spherical springs: energy %.17g, drift %.2e\n", i0[0], std::abs(i1[0] - i0[0]));
+  CHECK(std::abs(i1[0] - i0[0]) <= 1e-9 * std::max(1.0, std::abs(i0[0])));
 }
 
 TEST_CASE("the heavy top as a description equals the heavy_top model (rkmk4 to 1e-10; cvode_bdf to its accuracy, T = 5)") {
@@ -544,7 +664,11 @@ std::vector<Bad> corpus() {
        "used twice", 0},
       {"point_mass_on_ball.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.0, 0.0, 0.0]", ball),
        "a point mass on a spherical joint needs a small inertia about the rod", 7},
-      {"spring_on_ball.toml", ball + "stiffness = 1.0\n", "unknown key 'stiffness' for a spherical joint", 0},
+      {"spring_on_free_body.toml", with("type = \"spherical\"", "type = \"floating\"", ball) + "stiffness = 1.0\n",
+       "unknown key 'stiffness' for a floating joint", 0},
+      {"ball_rest_number.toml", ball + "stiffness = 1.0\nrest = 0.5\n", "'rest' must be a table with exactly one of", 0},
+      {"ball_setpoint_number.toml", ball + "pd = { kp = 1.0, kd = 0.1, setpoint = 0.0 }\n", "'pd.setpoint' must be a table", 0},
+      {"ball_table_row.toml", ball + "torque_table = [[0.0, 1.0], [1.0, 2.0]]\n", "'torque_table' has 2 numbers, needs 4", 0},
       {"bad_quaternion.toml", ball + "attitude0 = { quaternion = [2.0, 0.0, 0.0, 0.0] }\n", "unit quaternion", 0},
       {"bad_matrix.toml", ball + "attitude0 = { matrix = [1.0, 0.1, 0, 0, 1, 0, 0, 0, 1] }\n", "not a rotation", 0},
       {"zero_rotation_axis.toml", ball + "attitude0 = { axis_angle = [0.0, 0.0, 0.0, 1.0] }\n", "zero axis", 0},
