@@ -20,7 +20,7 @@ using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 /// (Q, pi, p, q) under (SO(3) x R^3) x R^6: the tso3 action times translations of (p, q).
 using QuadraticAction = lie::ProductAction<lie::SO3xR3OnTSO3, lie::RnTranslation<6>>;
 
-enum class Formulation { tso3, lie_poisson, quadratic };
+enum class Formulation { tso3, lie_poisson, quadratic, velocity };
 
 /// The physical data, in the form the equations use.
 struct Physics {
@@ -37,7 +37,8 @@ struct Physics {
 
 inline std::unique_ptr<sdk::HomogeneousSpace> make_space(Formulation f) {
   switch (f) {
-    case Formulation::tso3: return std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1);
+    case Formulation::tso3:
+    case Formulation::velocity: return std::make_unique<PowerSpace<lie::SO3xR3OnTSO3>>(1);
     case Formulation::lie_poisson: return std::make_unique<PowerSpace<lie::SE3Coadjoint>>(1);
     case Formulation::quadratic: return std::make_unique<PowerSpace<QuadraticAction>>(1);
   }
@@ -110,9 +111,9 @@ class QuadraticHamiltonian final : public sdk::HamiltonianOn<lie::Product<lie::S
   const Physics& ph_;
 };
 
-/// The heavy top; in the tso3 formulation it also states its rigid-body description (ABI 2.2:
-/// J about O, U = -m g . (Q c), moment c x Q^T (m g); state [Q, pi] with pi = Q J Omega) for Lie
-/// group variational integrators.
+/// The heavy top; in the tso3 and velocity formulations it also states its rigid-body description
+/// (ABI 2.2: J about O, U = -m g . (Q c), moment c x Q^T (m g); state [Q, pi] with pi = Q J Omega,
+/// or [Q, Omega]) for Lie group variational integrators.
 class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
  public:
   HeavyTop(Formulation f, Physics ph, Eigen::VectorXd y0)
@@ -134,6 +135,7 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
     };
     switch (f_) {
       case Formulation::tso3: add_Q(); add_vec("pi"); break;
+      case Formulation::velocity: add_Q(); add_vec("Omega"); break;
       case Formulation::lie_poisson: add_vec("Pi"); add_vec("Gamma"); break;
       case Formulation::quadratic: add_Q(); add_vec("pi"); add_vec("p"); add_vec("q"); break;
     }
@@ -148,6 +150,9 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
     switch (f_) {
       case Formulation::tso3:
         return {energy, {"vertical_momentum", "pi . u, spatial angular momentum along the upward vertical u = -g/|g|"},
+                {"orthogonality", "||Q^T Q - I||_F (0 on SO(3))"}};
+      case Formulation::velocity:
+        return {energy, {"vertical_momentum", "(Q I Omega) . u, spatial angular momentum along the upward vertical u = -g/|g|"},
                 {"orthogonality", "||Q^T Q - I||_F (0 on SO(3))"}};
       case Formulation::lie_poisson:
         return {{"energy", "kinetic + potential, J: 1/2 Pi . I^-1 Pi + m|g| Gamma . c", InvariantKind::conserved, scale},
@@ -171,6 +176,13 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
       return;
     }
     const Eigen::Map<const RowMajor3> Q(y.data());
+    if (f_ == Formulation::velocity) {
+      const Eigen::Vector3d Omega = y.segment<3>(9);
+      out[0] = 0.5 * Omega.dot(ph_.inertia * Omega) - ph_.mg.dot(Q * ph_.com);
+      out[1] = (Q * (ph_.inertia * Omega)).dot(ph_.up);
+      out[2] = orthogonality_defect(Q);
+      return;
+    }
     const Eigen::Vector3d pi = y.segment<3>(9);
     const Eigen::Vector3d Pi = Q.transpose() * pi;
     const double kinetic = 0.5 * Pi.dot(ph_.inv_inertia * Pi);
@@ -190,7 +202,9 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
     return rotation_violation(Eigen::Map<const RowMajor3>(y.data()), "Q");
   }
 
-  RigidBodySystem* rigid_body() noexcept override { return f_ == Formulation::tso3 ? this : nullptr; }
+  RigidBodySystem* rigid_body() noexcept override {
+    return f_ == Formulation::tso3 || f_ == Formulation::velocity ? this : nullptr;
+  }
   sdk::HamiltonianSystem* hamiltonian() noexcept override { return ham_.get(); }
   int translation() const noexcept override { return 0; }
   void inertia(Matrix3& J, Matrix3&) const noexcept override { J = ph_.inertia; }
@@ -204,14 +218,14 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
   void from_state(ConstVec y, RigidBodySystem::RowMajor3& R, Eigen::Vector3d& x, Eigen::Vector3d& Omega,
                   Eigen::Vector3d& v) const noexcept override {
     R = Eigen::Map<const RowMajor3>(y.data());
-    Omega = ph_.inv_inertia * (R.transpose() * y.segment<3>(9));
+    Omega = f_ == Formulation::velocity ? Eigen::Vector3d(y.segment<3>(9)) : Eigen::Vector3d(ph_.inv_inertia * (R.transpose() * y.segment<3>(9)));
     x.setZero();
     v.setZero();
   }
   void to_state(const RigidBodySystem::RowMajor3& R, const Eigen::Vector3d&, const Eigen::Vector3d& Omega, const Eigen::Vector3d&,
                 Vec y) const noexcept override {
     Eigen::Map<RowMajor3>(y.data()) = R;
-    y.segment<3>(9) = R * (ph_.inertia * Omega);
+    y.segment<3>(9) = f_ == Formulation::velocity ? Omega : Eigen::Vector3d(R * (ph_.inertia * Omega));
   }
 
   bool has_jacobian() const noexcept override { return true; }
@@ -227,8 +241,20 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
     return Q * (ph_.inv_inertia * (Q.transpose() * pi));
   }
 
+  /// Euler's equations with the gravity moment: Omega' = I^-1 ((I Omega) x Omega + c x Q^T (m g)).
+  Eigen::Vector3d angular_acceleration(const Eigen::Map<const RowMajor3>& Q, const Eigen::Vector3d& Omega) const {
+    return ph_.inv_inertia * ((ph_.inertia * Omega).cross(Omega) + ph_.com.cross(Q.transpose() * ph_.mg));
+  }
+
   Status do_generator(double, ConstVec y, Vec xi) noexcept override {
     switch (f_) {
+      case Formulation::velocity: {
+        const Eigen::Map<const RowMajor3> Q(y.data());
+        const Eigen::Vector3d Omega = y.segment<3>(9);
+        xi.head<3>() = Q * Omega;
+        xi.segment<3>(3) = angular_acceleration(Q, Omega);
+        break;
+      }
       case Formulation::tso3: {
         const Eigen::Map<const RowMajor3> Q(y.data());
         xi.head<3>() = spatial_omega(Q, y.segment<3>(9));
@@ -272,6 +298,14 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
     if (c < 9) dQ(c / 3, c % 3) = 1.0;  // row-major, as the state
     else if (c < 12) dpi[c - 9] = 1.0;
     else if (c < 15) dp[c - 12] = 1.0;  // (components 15-17, q, do not enter F)
+    if (f_ == Formulation::velocity) {  // pi stands for Omega: Q' = Q hat(Omega), Omega' as in angular_acceleration
+      const Eigen::Vector3d& Omega = pi;
+      const Eigen::Vector3d& dOmega = dpi;
+      Eigen::Map<RowMajor3>(dF.data()) = dQ * lie::SO3::hat(Omega) + Q * lie::SO3::hat(dOmega);
+      dF.template segment<3>(9) = ph_.inv_inertia * ((ph_.inertia * dOmega).cross(Omega) + (ph_.inertia * Omega).cross(dOmega) +
+                                                     ph_.com.cross(dQ.transpose() * ph_.mg));
+      return;
+    }
     // omega = Q D Q^T pi: d omega = dQ D Q^T pi + Q D dQ^T pi + Q D Q^T dpi.
     const Eigen::Vector3d omega = spatial_omega(Q, pi);
     const Eigen::Vector3d domega = dQ * (ph_.inv_inertia * (Q.transpose() * pi)) +
@@ -295,6 +329,12 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
       return Status::ok;
     }
     const Eigen::Map<const RowMajor3> Q(y.data());
+    if (f_ == Formulation::velocity) {
+      const Eigen::Vector3d Omega = y.segment<3>(9);
+      Eigen::Map<RowMajor3>(dy.data()) = Q * lie::SO3::hat(Omega);
+      dy.segment<3>(9) = angular_acceleration(Q, Omega);
+      return Status::ok;
+    }
     const Eigen::Vector3d omega = spatial_omega(Q, y.segment<3>(9));
     Eigen::Map<RowMajor3>(dy.data()) = lie::SO3::hat(omega) * Q;
     if (f_ == Formulation::tso3) {
@@ -391,6 +431,11 @@ inline Eigen::VectorXd initial_state(Formulation f, const Physics& ph, const Eig
       y0.resize(12);
       put_Q(y0);
       y0.segment<3>(9) = Q0 * Pi0;
+      break;
+    case Formulation::velocity:
+      y0.resize(12);
+      put_Q(y0);
+      y0.segment<3>(9) = omega0;
       break;
     case Formulation::lie_poisson:
       y0.resize(6);

@@ -42,6 +42,7 @@ TEST_CASE("the models' Jacobians equal finite differences of F, also off the man
            {"heavy_top", {{"formulation", "tso3"}}},
            {"heavy_top", {{"formulation", "lie_poisson"}}},
            {"heavy_top", {{"formulation", "quadratic"}}},
+           {"heavy_top", {{"formulation", "velocity"}}},
            {"pendulum_chain", {{"N", "1"}}},
            {"pendulum_chain", {{"N", "2"}}},
            {"pendulum_chain", {{"N", "5"}, {"m", "1,2,0.5,3,1"}, {"L", "0.5,1,2,1,0.7"}, {"g", "3.7"}}}}) {
