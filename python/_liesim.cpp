@@ -99,10 +99,13 @@ class Session {
     RunRequest request = request_in;
     const bool in_python = py::isinstance<python::PythonModelSpec>(model);
     PreparedRun p;
+    const python::PythonModel* prototype = nullptr;  // owned by p.model
     if (in_python) {
       const auto& spec = model.cast<const python::PythonModelSpec&>();
       request.model = spec.name;
-      p = prepare_run(registry_, request, adopt_model(std::make_unique<python::PythonModel>(spec)));
+      auto instance = std::make_unique<python::PythonModel>(spec);
+      prototype = instance.get();
+      p = prepare_run(registry_, request, adopt_model(std::move(instance)));
     } else {
       request.model = model.cast<std::string>();
       p = prepare_run(registry_, request);
@@ -129,8 +132,12 @@ class Session {
     }
     every.finish();
     py::dict d = collector.result();
+    // A problem in a function that does not end the run (invariants(y)) still fails it.
+    if (prototype && error.empty() && !prototype->first_problem().empty()) error = prototype->first_problem();
     d["status"] = error.empty() ? "ok" : "failed";
     d["error"] = error;
+    // The user's own exception (with its traceback), for the package to re-raise.
+    d["exception"] = prototype ? prototype->exception() : py::none();
     d["model"] = request.model;
     d["integrator"] = p.method.name;
     d["t_reached"] = r.t;

@@ -2,6 +2,8 @@
 // and the generator f(t, y) -> xi (and optionally F, invariants, observables) as Python callables
 // on numpy arrays. It is an ordinary sdk::Model: adopted through the SDK's C table, it runs under
 // every integrator, SUNDIALS included. Every evaluation is one Python call (the GIL is held).
+// An exception raised by the user's function ends the run (a fatal status) and is kept, with its
+// traceback, so that the Python side re-raises the user's own exception, not a text about it.
 #pragma once
 #include "space_catalog.hpp"
 
@@ -58,9 +60,14 @@ class PythonModel final : public sdk::Model {
   }
   void evaluate_invariants(ConstVec y, Vec out) const noexcept override {
     if (spec_.invariants.is_none()) return;
-    // An invariant that cannot be evaluated is NaN: a drift that shows.
+    // An invariant that cannot be evaluated is NaN, and the failure is kept (first_problem()):
+    // the run's caller raises it.
     if (call(spec_.invariants, "invariants(y)", out, nullptr, y) != Status::ok) out.setConstant(std::nan(""));
   }
+  /// The Python exception a function raised during the last run (None if none), and the first
+  /// problem's message (an exception, a wrong count, a non-finite value; empty if none).
+  const py::object& exception() const noexcept { return exception_; }
+  const std::string& first_problem() const noexcept { return problem_; }
   std::vector<ObservableInfo> observables() const override {
     std::vector<ObservableInfo> out;
     for (const auto& n : spec_.observable_names) out.push_back({n, "", "given by the Python model"});
@@ -99,13 +106,19 @@ class PythonModel final : public sdk::Model {
       std::copy(a.data(), a.data() + a.size(), out.data());
       return out.allFinite() ? Status::ok
                              : failure(fmt::format("python model '{}': {} returned a non-finite number", spec_.name, what));
-    } catch (const py::error_already_set& e) {
+    } catch (py::error_already_set& e) {
+      if (exception_.is_none()) {
+        // Keep the exception object with its traceback (the user's frame) for the caller to re-raise.
+        exception_ = e.value();
+        if (!e.trace().is_none() && py::hasattr(exception_, "__traceback__")) exception_.attr("__traceback__") = e.trace();
+      }
       return failure(fmt::format("python model '{}': {} raised {}", spec_.name, what, e.what()));
     } catch (const std::exception& e) {
       return failure(fmt::format("python model '{}': {}: {}", spec_.name, what, e.what()));
     }
   }
   Status failure(const std::string& why) const noexcept {
+    if (problem_.empty()) problem_ = why;
     return const_cast<PythonModel*>(this)->fail(Status::fatal, why.c_str());
   }
   Status do_generator(double t, ConstVec y, Vec xi) noexcept override { return call(spec_.f, "f(t, y)", xi, &t, y); }
@@ -118,6 +131,8 @@ class PythonModel final : public sdk::Model {
 
   PythonModelSpec spec_;
   Eigen::VectorXd xi_;
+  mutable py::object exception_ = py::none();  ///< the first exception a user function raised
+  mutable std::string problem_;                ///< the first failure's message
 };
 
 }  // namespace liesim::python

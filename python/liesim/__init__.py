@@ -10,14 +10,19 @@
 
 Plugins are found as by the command line: `plugin_path=` folders, then LIESIM_PLUGIN_PATH, then
 the plugins installed beside this package. Bad settings raise SettingError with the command line's
-messages; a run that fails raises SolverError, whose `.result` holds what was computed.
+messages, written with this module's argument names (`step=`, not `--step`); a run that fails
+raises SolverError, whose `.result` holds what was computed. An exception raised by a
+liesim.Model's own function is re-raised as itself (type and traceback), with `.result` and a note.
 See docs/python.md.
 """
 import csv
 import json
 import os
+import re
 import subprocess
+import sys
 import tempfile
+import types
 
 import numpy as np
 
@@ -39,6 +44,32 @@ class SolverError(RuntimeError):
     def __init__(self, message, result):
         super().__init__(message)
         self.result = result
+
+
+# The command line's flags in messages, as this module's arguments (the kernel's messages are shared).
+_FLAGS = [
+    (re.compile(r"--rtol R --atol A"), "rtol=R, atol=A"),
+    (re.compile(r"--step H"), "step=H"),
+    (re.compile(r"--(step|rtol|atol)(?= [<>=])"), r"\1"),  # "--atol > 0": a condition on the value
+    (re.compile(r"--(step|rtol|atol)\b"), r"\1="),
+    (re.compile(r"--t-end\b"), "t_end="),
+    (re.compile(r"--t0\b"), "t0="),
+    (re.compile(r"--param\b"), "params="),
+    (re.compile(r"--option\b"), "options="),
+    (re.compile(r"--plugin-path\b"), "plugin_path="),
+    (re.compile(r"--output-every\b"), "output_every="),
+    (re.compile(r"--outputs\b"), "outputs="),
+    (re.compile(r"--model\b"), "model"),
+    (re.compile(r"--integrator\b"), "integrator"),
+    (re.compile(r"`liesim run --help`"), "help(liesim.run)"),
+]
+
+
+def _pythonic(message):
+    """A kernel message with the command line's flags written as this module's arguments."""
+    for pattern, replacement in _FLAGS:
+        message = pattern.sub(replacement, message)
+    return message
 
 
 def _installed_root():
@@ -135,6 +166,17 @@ class Model:
         spec.observables = observables
         spec.observable_names = list(observable_names or [])
         self.size, self.algebra_dim = spec.check()
+        # The optional functions once at y0 (observables at t = 0): a wrong number of values is refused
+        # here, naming the function; an exception is the function's own.
+        y = np.asarray(spec.y0, dtype=float)
+        for fn, args, names, what in ((invariants, (y,), spec.invariant_names, "invariants(y)"),
+                                      (observables, (0.0, y), spec.observable_names, "observables(t, y)")):
+            if fn is None:
+                continue
+            values = np.asarray(fn(*args), dtype=float).ravel()
+            if values.size != len(names):
+                raise SettingError(f"python model '{name}': {what} returned {values.size} values at y0, but "
+                                   f"{len(names)} names were given ({', '.join(names)}): return one value per name")
         self._spec = spec
         self.name = name
         self.space = space
@@ -150,6 +192,14 @@ class Result:
     def __repr__(self):
         return (f"<liesim.Result {self.model} with {self.integrator}: {self.status}, t = {self.t_reached}, "
                 f"{self.stats['steps']} steps, {len(self.t)} output points>")
+
+    def as_solve_ivp(self):
+        """The shape scipy.integrate.solve_ivp returns: t (m), y (n x m: states x times), success,
+        status (0 reached t_end, -1 failed), message, nfev."""
+        ok = self.status == "ok"
+        return types.SimpleNamespace(t=self.t, y=self.y.T, success=ok, status=0 if ok else -1,
+                                     message=self.error or "The solver successfully reached the end of the integration interval.",
+                                     nfev=self.stats["rhs_evals"] + self.stats["f_evals"] + self.stats["rhs_evals_jac"])
 
     def to_pandas(self):
         """A DataFrame with columns t, the state names, the invariants and the observables."""
@@ -177,8 +227,9 @@ def run(model, integrator, t_end, step=None, rtol=None, atol=None, params=None, 
     q.t0 = float(t0)
     q.t_end = float(t_end)
     q.step = float(step) if step is not None else 0.0
+    # One rule with the command line: an adaptive run needs atol > 0 (rtol alone is refused).
     q.rtol = float(rtol) if rtol is not None else 0.0
-    q.atol = float(atol) if atol is not None else (q.rtol if rtol is not None and step is None else 0.0)
+    q.atol = float(atol) if atol is not None else 0.0
     q.options = _text(options)
     q.solver_outputs = int(outputs)
     if y0 is not None:
@@ -191,8 +242,21 @@ def run(model, integrator, t_end, step=None, rtol=None, atol=None, params=None, 
     else:
         q.parameters = _text(params)
         target = str(model)
-    result = Result(_session(plugin_path).run(target, q, int(output_every)))
+    try:
+        d = _session(plugin_path).run(target, q, int(output_every))
+    except SettingError as e:
+        raise SettingError(_pythonic(str(e))) from None
+    exception = d.pop("exception", None)
+    d["error"] = _pythonic(d["error"])
+    result = Result(d)
     if result.status != "ok" and raise_on_failure:
+        if exception is not None:
+            # The user's own exception, with its traceback (their function's frame) and what was computed.
+            exception.result = result
+            if hasattr(exception, "add_note"):
+                exception.add_note(f"liesim: {result.error}; the run stopped at t = {result.t_reached:g} "
+                                   f"({integrator}); what was computed is in this exception's .result")
+            raise exception
         raise SolverError(result.error, result)
     return result
 
@@ -205,10 +269,12 @@ def _executable():
                        "PREFIX/bin/liesim): studies run through it")
 
 
-def study(study, jobs=1, out=None, plots=True, plugin_path=None, extra_args=()):
+def study(study, jobs=1, out=None, plots=True, plugin_path=None, extra_args=(), progress=True):
     """Run a comparison study (a TOML file's path, or a dict with the file's tables) exactly as
     `liesim study` does, in its own processes, writing the same files into `out`. Returns the
-    results table: a pandas DataFrame when pandas is installed, else a list of dicts."""
+    results table: a pandas DataFrame when pandas is installed, else a list of dicts. With
+    progress=True, a line on sys.stderr counts the runs as they finish; a study that cannot run
+    raises SettingError with liesim's own message (every line of it)."""
     with tempfile.TemporaryDirectory() as tmp:
         if isinstance(study, dict):
             path = os.path.join(tmp, "study.toml")
@@ -224,11 +290,28 @@ def study(study, jobs=1, out=None, plots=True, plugin_path=None, extra_args=()):
         args += list(extra_args)
         env = dict(os.environ)
         env["LIESIM_PLUGIN_PATH"] = ":".join(_search_path(plugin_path))
-        p = subprocess.run(args, capture_output=True, text=True, env=env)
-        if p.returncode not in (0, 3):  # 3: the study finished with failed runs (their rows say why)
-            raise SettingError(p.stderr.strip().removeprefix("liesim: error: ") or f"liesim study exited with {p.returncode}")
+        returncode, messages = _run_with_progress(args, env, progress)
+        if returncode not in (0, 3):  # 3: the study finished with failed runs (their rows say why)
+            errors = [m.removeprefix("liesim: error: ") for m in messages if m.startswith("liesim: ")]
+            raise SettingError("\n".join(errors) or "\n".join(messages[-5:]) or f"liesim study exited with {returncode}")
         folder = out if out is not None else _default_output(study if isinstance(study, dict) else path)
         return _read_results(os.path.join(os.fspath(folder), "results.csv"))
+
+
+def _run_with_progress(args, env, progress):
+    """Run `liesim study`, echoing its per-run lines ("[k/n] case method ...") as one updating line
+    on sys.stderr; returns (exit status, every line it wrote to stderr)."""
+    lines = []
+    with subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env) as p:
+        for line in p.stderr:
+            line = line.rstrip("\n")
+            lines.append(line)
+            if progress and line.startswith("["):
+                print("\r" + line[:120].ljust(120), end="", file=sys.stderr, flush=True)
+        returncode = p.wait()
+    if progress and any(m.startswith("[") for m in lines):
+        print(file=sys.stderr, flush=True)
+    return returncode, lines
 
 
 def _default_output(study):

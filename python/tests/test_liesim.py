@@ -102,13 +102,31 @@ def cli_error(*args):
      ["--model", "pendulum_chain", "--integrator", "rkmk4", "--t-end", "1", "--step", "0.1", "--option", "bogus=1"]),
     (dict(model="pendulum_chain", integrator="rkmk4", t_end=1, step=0.1, params={"q0": "1,0,0.5"}),
      ["--model", "pendulum_chain", "--integrator", "rkmk4", "--t-end", "1", "--step", "0.1", "--param", "q0=1,0,0.5"]),
+    (dict(model="pendulum_chain", integrator="rkmk45", t_end=1, rtol=1e-6),  # rtol alone: refused by both
+     ["--model", "pendulum_chain", "--integrator", "rkmk45", "--t-end", "1", "--rtol", "1e-6"]),
+    (dict(model="pendulum_chain", integrator="rkmk45", t_end=1),
+     ["--model", "pendulum_chain", "--integrator", "rkmk45", "--t-end", "1"]),
 ])
 def test_bad_settings_raise_setting_error_with_the_command_lines_message(kwargs, args):
     with pytest.raises(liesim.SettingError) as e:
         liesim.run(**kwargs)
-    assert str(e.value) == cli_error("run", *args)
+    # The command line's message, its flags written as this module's arguments.
+    assert str(e.value) == liesim._pythonic(cli_error("run", *args))
+    assert "--" not in str(e.value)
     with pytest.raises(ValueError):  # SettingError is a ValueError
         liesim.run(**kwargs)
+
+
+def test_messages_name_python_arguments_not_command_line_flags():
+    with pytest.raises(liesim.SettingError) as e:
+        liesim.run("pendulum_chain", "rk4", t_end=1, rtol=1e-6, atol=1e-6)
+    assert str(e.value) == ("method 'rk4' has no error estimate and runs with a fixed step only: use step=H, "
+                            "or an adaptive method")
+    with pytest.raises(liesim.SettingError) as e:
+        liesim.run("pendulum_chain", "rkmk45", t_end=1)
+    assert str(e.value) == "give a fixed step (step=H) or tolerances (rtol=R, atol=A)"
+    with pytest.raises(liesim.SettingError, match=r"finite with atol > 0 and rtol >= 0 \(got rtol = 1e-06, atol = 0\)"):
+        liesim.run("pendulum_chain", "rkmk45", t_end=1, rtol=1e-6)
 
 
 def test_a_failing_run_raises_solver_error_and_keeps_what_it_computed():
@@ -175,14 +193,65 @@ def test_python_model_errors_name_the_problem():
     with pytest.raises(liesim.SettingError, match="off the manifold"):
         liesim.run(liesim.Model("TS2", pendulum_f, [1, 0, 0.1, 0, 0, 0]), "rkmk4", t_end=1, step=0.1)
 
-    def boom(t, y):
-        raise ArithmeticError("boom")
-    with pytest.raises(liesim.SolverError, match="raised ArithmeticError: boom"):
-        liesim.run(liesim.Model("TS2", boom, [1, 0, 0, 0, 1, 0]), "rkmk4", t_end=1, step=0.1)
     with pytest.raises(liesim.SolverError, match=r"returned 2 numbers, expected 6"):
         liesim.run(liesim.Model("TS2", lambda t, y: [1, 2], [1, 0, 0, 0, 1, 0]), "rkmk4", t_end=1, step=0.1)
     with pytest.raises(liesim.SettingError, match="made in this process"):
         liesim.run(python_pendulum(), "rk4", t_end=1, step=0.1, params={"N": 2})
+
+
+def test_an_exception_in_a_python_model_surfaces_as_itself_with_the_users_frame():
+    def f(t, y):
+        if t > 0.25:
+            return [1.0 / 0] * 6  # ZeroDivisionError, raised here
+        return np.concatenate([y[3:] * 0, np.zeros(3)])
+    with pytest.raises(ZeroDivisionError) as e:
+        liesim.run(liesim.Model("TS2", f, [1, 0, 0, 0, 1, 0], name="faulty"), "rkmk4", t_end=1, step=0.1)
+    frames = [tb.name for tb in e.traceback]
+    assert "f" in frames  # the user's function is in the traceback
+    partial = e.value.result
+    assert partial.status == "failed" and 0.15 < partial.t_reached < 0.31 and len(partial.t) >= 3
+    assert "python model 'faulty': f(t, y) raised ZeroDivisionError" in partial.error
+    assert any("what was computed is in this exception's .result" in n for n in getattr(e.value, "__notes__", []))
+    # raise_on_failure=False: the failed result, no exception.
+    r = liesim.run(liesim.Model("TS2", f, [1, 0, 0, 0, 1, 0]), "rkmk4", t_end=1, step=0.1, raise_on_failure=False)
+    assert r.status == "failed" and "ZeroDivisionError" in r.error
+
+    # An exception in invariants(y) during the run fails it too (not a silent NaN).
+    calls = []
+
+    def invariants(y):
+        calls.append(1)
+        if len(calls) > 3:
+            raise KeyError("energy")
+        return [0.0]
+    with pytest.raises(KeyError):
+        liesim.run(liesim.Model("TS2", pendulum_f, [1, 0, 0, 0, 1, 0], invariants=invariants, invariant_names=["e"]),
+                   "rkmk4", t_end=1, step=0.1)
+
+
+def test_functions_returning_the_wrong_number_of_values_are_refused():
+    with pytest.raises(liesim.SettingError, match=r"invariants\(y\) returned 2 values at y0, but 3 names were given"):
+        liesim.Model("TS2", pendulum_f, [1, 0, 0, 0, 1, 0], invariants=lambda y: [1.0, 2.0], invariant_names=["a", "b", "c"])
+    with pytest.raises(liesim.SettingError, match=r"observables\(t, y\) returned 1 values at y0, but 2 names"):
+        liesim.Model("TS2", pendulum_f, [1, 0, 0, 0, 1, 0], observables=lambda t, y: [t], observable_names=["a", "b"])
+    with pytest.raises(liesim.SolverError, match=r"returned 2 numbers, expected 6"):
+        liesim.run(liesim.Model("TS2", lambda t, y: [1, 2], [1, 0, 0, 0, 1, 0]), "rkmk4", t_end=1, step=0.1)
+    # A function that changes its count during the run: the run fails, naming it.
+    sizes = iter([1] * 3 + [2] * 1000)
+    with pytest.raises(liesim.SolverError, match=r"invariants\(y\) returned 2 numbers, expected 1"):
+        liesim.run(liesim.Model("TS2", pendulum_f, [1, 0, 0, 0, 1, 0], invariants=lambda y: [0.0] * next(sizes),
+                                invariant_names=["e"]), "rkmk4", t_end=1, step=0.1)
+
+
+def test_results_in_the_shape_of_solve_ivp_and_pandas():
+    r = liesim.run("pendulum_chain", "rkmk4", t_end=1.0, step=0.01, params={"N": 2})
+    sol = r.as_solve_ivp()
+    assert sol.success and sol.status == 0
+    assert sol.y.shape == (len(r.state_names), len(r.t)) and np.array_equal(sol.y[:, -1], r.final_state)
+    assert sol.nfev == 4 * 100
+    failed = liesim.run("pendulum_chain", "rkmk45", t_end=1, rtol=1e-8, atol=1e-8, options={"max_steps": 3},
+                        raise_on_failure=False).as_solve_ivp()
+    assert not failed.success and failed.status == -1 and "max_steps" in failed.message
 
 
 def test_product_spaces_and_time_dependent_python_fields():
@@ -216,9 +285,10 @@ def read_rows(path):
         return list(csv.DictReader(fh))
 
 
-def test_study_writes_what_liesim_study_writes(tmp_path):
+def test_study_writes_what_liesim_study_writes(tmp_path, capsys):
     timing = {"wall_time_s", "paired_time_ratio"}
     table = liesim.study(STUDY, jobs=2, out=tmp_path / "py", plots=False)
+    assert "[6/6]" in capsys.readouterr().err  # the progress line reached the caller's stderr
     p = cli("study", STUDY, "--jobs", "2", "--out", str(tmp_path / "cli"), "--no-plots")
     assert p.returncode == 0, p.stderr
     mine, theirs = read_rows(tmp_path / "py" / "results.csv"), read_rows(tmp_path / "cli" / "results.csv")
