@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import tomllib
+import zlib
 
 import matplotlib
 
@@ -27,15 +28,25 @@ EXTRA_MARKERS = ["h", "p", "8", "<", ">"]
 
 
 def style_map(integrators, styles_file=STYLES_FILE):
-    """{method: (colour, marker)}: the fixed entry of method_styles.json for a known method; the
-    others, in name order, the unused markers with the palette. Distinct for every method given."""
+    """{method: (colour, marker)}: the fixed entry of method_styles.json for a known method; any
+    other (a plugin's) a colour of plugin_palette (which no known method uses) and an unused marker,
+    chosen by a hash of its name, so that it looks the same in every study; two unknown methods of
+    one call that hash alike: the later in name order takes the next free pair. Distinct for every
+    method given (up to len(plugin_palette) x len(EXTRA_MARKERS) unknown ones)."""
     with open(styles_file) as fh:
         doc = json.load(fh)
     known = {k: (v["colour"], v["marker"]) for k, v in doc["methods"].items()}
     out = {m: known[m] for m in integrators if m in known}
-    extra = [(c, mk) for mk in EXTRA_MARKERS for c in doc["palette"]]
-    for k, m in enumerate(sorted(m for m in set(integrators) if m not in known)):
-        out[m] = extra[k % len(extra)]
+    extra = [(c, mk) for mk in EXTRA_MARKERS for c in doc["plugin_palette"]]
+    taken = set()
+    for m in sorted(m for m in set(integrators) if m not in known):
+        slot = zlib.crc32(m.encode()) % len(extra)
+        for probe in range(len(extra)):
+            if extra[(slot + probe) % len(extra)] not in taken:
+                slot = (slot + probe) % len(extra)
+                break
+        out[m] = extra[slot]
+        taken.add(extra[slot])
     return out
 
 

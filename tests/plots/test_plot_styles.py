@@ -49,8 +49,29 @@ def test_unknown_methods_get_distinct_unused_styles(plot, shipped):
     unknown = [f"plugin_method_{k}" for k in range(50)]
     styles = plot.style_map(shipped + unknown)
     assert len(set(styles.values())) == len(shipped) + 50
-    # Unknown methods get in name order: the same names get the same styles in any order.
+    # A plugin's method never shares a colour (nor a marker) with a shipped one, in any figure.
+    shipped_colours = {styles[m][0] for m in shipped}
+    shipped_markers = {styles[m][1] for m in shipped}
+    for m in unknown:
+        assert styles[m][0] not in shipped_colours and styles[m][1] not in shipped_markers
+    # The same names get the same styles in any order.
     assert plot.style_map(list(reversed(unknown)))["plugin_method_7"] == plot.style_map(unknown)["plugin_method_7"]
+
+
+def test_a_plugin_method_looks_the_same_in_every_study(plot, shipped):
+    # Deterministic from the name: alone, with shipped methods, or with other plugin methods that
+    # do not hash to its slot, a plugin method keeps its style.
+    alone = plot.style_map(["my_rk_ssp3"])["my_rk_ssp3"]
+    assert plot.style_map(shipped + ["my_rk_ssp3"])["my_rk_ssp3"] == alone
+    assert plot.style_map(["rk4", "my_rk_ssp3", "my_gyrostat_lgvi"])["my_rk_ssp3"] == alone
+    # Two plugin methods of one study that hash alike still differ.
+    names = [f"m{k}" for k in range(200)]
+    first = {}
+    for n in names:
+        first.setdefault(plot.style_map([n])[n], []).append(n)
+    clash = next(v for v in first.values() if len(v) > 1)
+    both = plot.style_map(clash[:2])
+    assert both[clash[0]] != both[clash[1]]
 
 
 def test_line_style_says_fixed_adaptive_or_matched(plot):
