@@ -109,8 +109,9 @@ TEST_CASE("a small study produces results, manifest, orders, plots and report") 
   REQUIRE(summary != std::string::npos);
   CHECK(summary < first_case);
   CHECK(report.find("on the work–precision front most often") != std::string::npos);
-  CHECK(report.find("kept to 1e-10 by cf4, rkmk4, rkmk45") != std::string::npos);
-  CHECK(report.find("drifted: dopri45 (q") != std::string::npos);
+  // Each invariant on its own line (q1_norm_minus_1 and q2_norm_minus_1 form one group).
+  CHECK(report.find("  * `q*_norm_minus_1` kept by cf4, rkmk4, rkmk45; drifted: dopri45 (q") != std::string::npos);
+  CHECK(report.find("  * `q*_dot_w*` kept by cf4, rkmk4, rkmk45; drifted: dopri45 (q") != std::string::npos);
   CHECK(report.find("* Look first at: [work_precision](plots/work_precision_pend.png)") != std::string::npos);
   // Redrawing says what it draws, figure by figure.
   const auto redraw = liesim::test::sh("env LIESIM_PLUGIN_PATH= " + liesim_exe + " plot " + (d / "out").string() + " 2>&1");
