@@ -32,7 +32,8 @@ contents="$(dpkg-deb -c "$deb" | awk '{print $6}')"
 for f in ./usr/bin/liesim ./usr/lib/libliesim.so.1 ./usr/lib/liesim/plugins/liesim_lie_rk.so ./usr/lib/liesim/plugins/liesim_sundials.so \
          ./usr/lib/liesim/plugins/liesim_quadrotor_load.so ./usr/include/liesim/plugin.h ./usr/include/liesim/plugin_testing.hpp \
          ./usr/lib/cmake/liesim/liesimConfig.cmake ./usr/share/liesim/templates/integrator/family.cpp ./usr/share/liesim/plot_study.py \
-         ./usr/share/doc/liesim/plugin-guide.md ./usr/share/bash-completion/completions/liesim ./usr/lib/python3/dist-packages/liesim/__init__.py; do
+         ./usr/share/doc/liesim/plugin-guide.md ./usr/share/doc/liesim/study-files.md ./usr/share/liesim/studies/quickstart.toml \
+         ./usr/share/bash-completion/completions/liesim ./usr/lib/python3/dist-packages/liesim/__init__.py; do
   grep -qx -- "$f" <<< "$contents" || fail "the package lacks $f"
 done
 if grep -q "test_plugins\|/bin/test_" <<< "$contents"; then fail "test files in the package"; fi
