@@ -275,4 +275,22 @@ TEST_CASE("liesim new in the build tree finds the templates beside the executabl
   CHECK_FALSE(has(family, "example_integrator"));
   // The follow-up command names something `describe` knows: the method, not the family.
   CHECK(has(r.out, "liesim describe bar_ssp3"));
+
+  // Renamed methods (an author's first edit): the folder's own tests read the methods from the
+  // family, so they still build and pass, and test the renamed methods.
+  std::string renamed = family;
+  for (const auto& rename : std::vector<std::pair<std::string, std::string>>{{"\"bar_ssp3\"", "\"bar_shu_osher3\""},
+                                                                              {"\"bar_bs32\"", "\"bar_pair32\""}}) {
+    const auto at = renamed.find(rename.first);
+    REQUIRE(at != std::string::npos);
+    renamed.replace(at, rename.first.size(), rename.second);
+  }
+  std::ofstream(dir / "family.cpp") << renamed;
+  const Sdk& s = sdk();
+  const fs::path build = dir / "build";
+  s.build(dir, build);
+  s.ctest(build);
+  const Result l = s.run((build / "plugins").string(), "list");
+  CHECK(has(l.out, "bar_shu_osher3"));
+  CHECK(has(l.out, "bar_pair32"));
 }
