@@ -198,6 +198,19 @@ TEST_CASE("RKMK with truncated dexpinv and with commutators keeps the order of e
     if (verbose()) std::printf("rkmk3 series: observed order %.3f, error ratio to exact rkmk3 %.3f\n", s.slope, s.err[0] / exact3.err[0]);
     within_factor_3(s, exact3);
   }
+  SUBCASE("rkmk6 and rkmk8 with dexpinv=series at the default series order (4 and 6 brackets per stage)") {
+    for (const int order : {6, 8}) {
+      const std::string method = order == 6 ? "rkmk6" : "rkmk8";
+      INFO("method: " << method);
+      const Sweep exact = sweep(p, ref, method, order, {}, true);
+      const Sweep s = sweep(p, ref, method, order, {{"dexpinv", "series"}}, true);
+      check_sweep(p, s, order, ref, true);
+      if (verbose())
+        std::printf("%s series: observed order %.3f (exact dexpinv %.3f), error ratio to exact %.3f\n", method.c_str(), s.slope,
+                    exact.slope, s.err[0] / exact.err[0]);
+      within_factor_3(s, exact);
+    }
+  }
   SUBCASE("too short a dexpinv series loses the order (the order test can fail)") {
     // rkmk4 with only the identity term of dexpinv is an order-2 method (the [u, v] term
     // matters from order 3 on): the convergence test sees the difference.
@@ -205,5 +218,17 @@ TEST_CASE("RKMK with truncated dexpinv and with commutators keeps the order of e
     CAPTURE(s.slope);
     if (verbose()) std::printf("rkmk4 with dexpinv = identity (series_order=0): observed order %.3f\n", s.slope);
     CHECK(std::abs(s.slope - 2) <= order_tolerance);
+  }
+  SUBCASE("rkmk8 needs the dexpinv series: with series_order = 2 it loses its order (order 4)") {
+    // Truncating at ad^2 leaves O(h^4) in each k_i (u = O(h)): local error h^5, global h^4.
+    const Sweep s = sweep(p, ref, "rkmk8", 8, {{"dexpinv", "series"}, {"series_order", "2"}}, true);
+    CAPTURE(s.slope);
+    // At these steps the slope is still ~4.9 (pre-asymptotic), far below the 7.8+ of the full series.
+    const Sweep full = sweep(p, ref, "rkmk8", 8, {{"dexpinv", "series"}}, true);
+    if (verbose())
+      std::printf("rkmk8 with dexpinv to ad^2: observed order %.3f (to ad^6: %.3f), error at the smallest step %.1e (%.1e)\n",
+                  s.slope, full.slope, s.err.back(), full.err.back());
+    CHECK(s.slope < 6);
+    CHECK(s.err.back() > 100 * full.err.back());
   }
 }
