@@ -18,7 +18,7 @@ struct Entry {
   bool adaptive;
 };
 
-constexpr std::array<Entry, 7> entries{{
+constexpr std::array<Entry, 11> entries{{
     {"euler", "explicit Euler", "EULER_1_1", false},
     {"heun", "Heun's second-order method", "HEUN_EULER_2_2_1", false},
     {"rk3", "Kutta's third-order method", "KUTTA_3_3", false},
@@ -26,6 +26,10 @@ constexpr std::array<Entry, 7> entries{{
     {"dopri5", "Dormand–Prince 5 main method, fixed step", "DORMAND_PRINCE_7_5_4", false},
     {"dopri45", "Dormand–Prince 5(4) pair, adaptive", "DORMAND_PRINCE_7_5_4", true},
     {"bs32", "Bogacki–Shampine 3(2) pair, adaptive", "BOGACKI_SHAMPINE_4_3_2", true},
+    {"verner6", "Verner's 6(5) pair, order-6 method at a fixed step (8 of its 9 stages)", "VERNER_9_6_5", false},
+    {"verner65", "Verner's most efficient 6(5) pair, adaptive (9 stages)", "VERNER_9_6_5", true},
+    {"verner8", "Verner's 8(7) pair, order-8 method at a fixed step (12 of its 13 stages)", "VERNER_13_8_7", false},
+    {"verner87", "Verner's most efficient 8(7) pair, adaptive (13 stages)", "VERNER_13_8_7", true},
 }};
 
 const Entry* find(const std::string& name) {

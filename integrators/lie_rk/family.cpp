@@ -23,7 +23,7 @@ struct Entry {
   bool adaptive;  // uses the table's embedded pair for step-size control
 };
 
-constexpr std::array<Entry, 12> entries{{
+constexpr std::array<Entry, 16> entries{{
     {"lie_euler", "Lie–Euler: y1 = exp(h f(y0)) . y0", Kind::rkmk, "EULER_1_1", false},
     {"lie_euler_heun", "RKMK with Heun's tableau (RKMK2)", Kind::rkmk, "HEUN_EULER_2_2_1", false},
     {"rkmk3", "RKMK with Kutta's third-order tableau", Kind::rkmk, "KUTTA_3_3", false},
@@ -31,6 +31,14 @@ constexpr std::array<Entry, 12> entries{{
     {"rkmk4_2c", "Casas–Owren RKMK4 with two commutators, no dexpinv", Kind::rkmk_commutators, "CLASSICAL_RK_4_4", false},
     {"rkmk5", "RKMK with the Dormand–Prince 5 main method, fixed step", Kind::rkmk, "DORMAND_PRINCE_7_5_4", false},
     {"rkmk45", "RKMK(5,4): Dormand–Prince pair in the Lie algebra, adaptive", Kind::rkmk, "DORMAND_PRINCE_7_5_4", true},
+    {"rkmk6", "RKMK with Verner's 6(5) order-6 method, fixed step (8 stages; dexpinv=series: 4 brackets per stage after the first)",
+     Kind::rkmk, "VERNER_9_6_5", false},
+    {"rkmk65", "RKMK(6,5): Verner's 6(5) pair in the Lie algebra, adaptive (9 stages; dexpinv=series: 4 brackets per stage after the first)",
+     Kind::rkmk, "VERNER_9_6_5", true},
+    {"rkmk8", "RKMK with Verner's 8(7) order-8 method, fixed step (12 stages; dexpinv=series: 6 brackets per stage after the first)",
+     Kind::rkmk, "VERNER_13_8_7", false},
+    {"rkmk87", "RKMK(8,7): Verner's 8(7) pair in the Lie algebra, adaptive (13 stages; dexpinv=series: 6 brackets per stage after the first)",
+     Kind::rkmk, "VERNER_13_8_7", true},
     {"cf4", "commutator-free RK4 of Celledoni–Marthinsen–Owren (5 exponentials)", Kind::commutator_free, "CF4_4_4", false},
     {"cf32a", "commutator-free 3(2) pair A of Curry–Owren, adaptive", Kind::commutator_free, "CF_A_3_3_2", true},
     {"cf32b", "commutator-free 3(2) pair B of Curry–Owren, adaptive", Kind::commutator_free, "CF_B_3_3_2", true},

@@ -176,7 +176,35 @@ TEST_CASE("every adaptive kernel-driven method with wrms at rtol = atol = 1e-8 e
     CAPTURE(err);
     CHECK(err <= 1e-5);
   }
-  CHECK(adaptive >= 6);  // rkmk45, cf32a, cf32b, cf43, dopri45, bs32
+  CHECK(adaptive >= 10);  // rkmk45, rkmk65, rkmk87, cf32a, cf32b, cf43, dopri45, bs32, verner65, verner87
+}
+
+TEST_CASE("Verner's pairs reach tight tolerances with fewer steps than Dormand-Prince (l2, atol 1e-10 and 1e-12)") {
+  // Against a reference from rkmk8 at h = 1e-3 (order 8: error ~1e-14, checked against h = 2e-3).
+  const Eigen::VectorXd ref = final_state("pendulum_chain", planar_pendulum(), "rkmk8", T, 1e-3);
+  const Eigen::VectorXd coarse = final_state("pendulum_chain", planar_pendulum(), "rkmk8", T, 2e-3);
+  REQUIRE((ref - coarse).norm() < 1e-12);
+  for (const double tol : {1e-10, 1e-12}) {
+    long dp_steps[2] = {0, 0};
+    int k = 0;
+    for (const char* m : {"rkmk45", "dopri45"}) dp_steps[k++] = run("pendulum_chain", planar_pendulum(), m, T, 0, 0, tol, {{"error_norm", "l2"}}).stats.steps;
+    for (const char* m : {"rkmk65", "rkmk87", "verner65", "verner87"}) {
+      const Outcome out = run("pendulum_chain", planar_pendulum(), m, T, 0, 0, tol, {{"error_norm", "l2"}});
+      const double err = (out.y - ref).norm();
+      const long steps = out.stats.steps;
+      const long dp = m[0] == 'r' ? dp_steps[0] : dp_steps[1];
+      if (verbose())
+        std::printf("l2 atol %.0e %-9s steps %5ld rejected %3ld error %.2e (Dormand-Prince pair: %ld steps)\n", tol, m, steps,
+                    static_cast<long>(out.stats.rejected_steps), err, dp);
+      INFO("method: " << m);
+      CAPTURE(tol);
+      CAPTURE(err);
+      CAPTURE(steps);
+      CAPTURE(dp);
+      CHECK(err <= 100 * tol);  // a global error within a modest factor of the local tolerance over T = 3
+      CHECK(steps < dp);
+    }
+  }
 }
 
 TEST_CASE("default first step: the starting step size algorithm of Hairer, Norsett & Wanner (I, II.4)") {

@@ -100,4 +100,33 @@ TEST_CASE("work counters of 10 fixed steps on the N=2 pendulum") {
     CHECK(d.f_evals == 0);
     CHECK(ten_steps("dopri45").counters.F_evals == 70);
   }
+  SUBCASE("Verner's pairs: verner6 8 F, verner65 9, verner8 12, verner87 13 per step") {
+    // b_9 = 0 in the 6(5) pair and b_13 = 0 in the 8(7) pair: the last stage serves the estimate only.
+    CHECK(ten_steps("verner6").counters.F_evals == 80);
+    CHECK(ten_steps("verner65").counters.F_evals == 90);
+    CHECK(ten_steps("verner8").counters.F_evals == 120);
+    CHECK(ten_steps("verner87").counters.F_evals == 130);
+  }
+  SUBCASE("rkmk6 / rkmk8: s f, s - 1 stage exponentials + 1 update, s - 1 dexpinv (s = 8, 12)") {
+    const Counters c6 = ten_steps("rkmk6").counters;
+    CHECK(c6.f_evals == 80);
+    CHECK(c6.exps == 80);
+    CHECK(c6.dexpinv_calls == 70);
+    const Counters c8 = ten_steps("rkmk8").counters;
+    CHECK(c8.f_evals == 120);
+    CHECK(c8.exps == 120);
+    CHECK(c8.dexpinv_calls == 110);
+    CHECK(ten_steps("rkmk87").counters.f_evals == 130);
+    CHECK(ten_steps("rkmk65").counters.f_evals == 90);
+  }
+  SUBCASE("dexpinv=series: 4 brackets per stage for rkmk6, 6 for rkmk8 (default series_order p - 1; B_5 = B_7 = 0)") {
+    const Outcome o6 = run("pendulum_chain", planar_pendulum(), "rkmk6", 0.1, 0.01, 0, 0, {{"dexpinv", "series"}});
+    CHECK(o6.stats.counters.dexpinv_calls == 0);
+    CHECK(o6.stats.counters.brackets == 10 * 7 * 4);
+    const Outcome o8 = run("pendulum_chain", planar_pendulum(), "rkmk8", 0.1, 0.01, 0, 0, {{"dexpinv", "series"}});
+    CHECK(o8.stats.counters.brackets == 10 * 11 * 6);
+    // rkmk4: series_order 3 keeps ad^2 (B_3 = 0): 2 brackets in each of 3 stages.
+    const Outcome o4 = run("pendulum_chain", planar_pendulum(), "rkmk4", 0.1, 0.01, 0, 0, {{"dexpinv", "series"}});
+    CHECK(o4.stats.counters.brackets == 10 * 3 * 2);
+  }
 }

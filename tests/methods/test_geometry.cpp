@@ -84,8 +84,10 @@ TEST_CASE("N=2 non-planar pendulum over T = 5, h = 0.01: Lie group methods stay 
       CHECK(tangency < 1e-13);
     } else {
       ++classical;
-      // Documents the contrast: methods in the embedding space drift off the manifold.
-      CHECK(std::max(norm_dev, tangency) > 1e-10);
+      // Documents the contrast: methods in the embedding space drift off the manifold. Verner's
+      // order-8 method is accurate enough at h = 0.01 (drift 8e-13) to be only just above the
+      // Lie group methods' 1e-13.
+      CHECK(std::max(norm_dev, tangency) > (m.order >= 8 ? 1e-13 : 1e-10));
     }
   }
   CHECK(lie >= 12);
@@ -109,7 +111,8 @@ TEST_CASE("free rigid body over T = 10, h = 0.1: Lie group methods keep |y| = |y
     if (verbose()) std::printf("rigid body %-16s max||y|-|y0|| %.2e\n", m.name.c_str(), drift);
     if (m.lie_group || preserves_quadratic_invariants(m))
       CHECK(drift < 1e-13);
-    else
-      CHECK(drift > 1e-12);  // dopri5, the best explicit classical method here, drifts 6.5e-12
+    else if (m.order < 8)
+      CHECK(drift > (m.order >= 6 ? 1e-13 : 1e-12));  // dopri5 drifts 6.5e-12, verner6 3.0e-13
+    // verner8 / verner87 (order 8) drift 4e-15 at h = 0.1: no contrast to show at this step.
   }
 }

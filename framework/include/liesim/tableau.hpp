@@ -6,8 +6,11 @@
 
 namespace liesim {
 
-/// Largest number of stages of a shipped table.
-inline constexpr int max_stages = 8;
+/// Largest number of stages of a shipped table (13: Verner's 8(7) pair). The tables never cross the
+/// plugin boundary (liesim::methods is a static library compiled into each integrator plugin, and
+/// plugin.h has no table), so this size is not part of the ABI; steppers size their workspaces by
+/// the method's `stages`, not by this bound.
+inline constexpr int max_stages = 13;
 /// Largest number of exponentials per stage of a commutator-free scheme.
 inline constexpr int max_exponentials = 3;
 

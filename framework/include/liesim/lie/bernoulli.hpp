@@ -129,6 +129,9 @@ void series_runtime(const double* coeffs, Eigen::Ref<const Eigen::VectorXd> u,
                     Eigen::Ref<Eigen::VectorXd> work1, Eigen::Ref<Eigen::VectorXd> work2,
                     Eigen::Ref<Eigen::VectorXd> out) {
   if (order > bernoulli_max_order) order = bernoulli_max_order;
+  // A trailing zero coefficient (B_k = 0 for odd k >= 3) adds nothing: skip its bracket, so that
+  // truncating at ad^(p-1) costs no more than at the last non-zero term (e.g. ad^4 for p = 6).
+  while (order > 0 && coeffs[order] == 0.0) --order;
   out = v;
   if (order <= 0) return;
   work1 = v;
