@@ -4,6 +4,7 @@
 #include "divergence.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,7 +22,18 @@ std::vector<SettingSpec> step_control_options() {
       {"h_max", "inf", "s", "largest step size"},
       {"max_steps", "1000000", "", "accepted + rejected steps allowed before the run ends with an error"},
       {"max_growth", "inf", "", "largest ratio h_new / h (inf = unlimited, as in the papers)"},
-      {"exponent", "", "", "controller exponent (default 1/(p_low+1); the papers' code used 1/4 for DOPRI 5(4))"},
+      {"exponent", "", "", "controller exponent alpha = 1/k (default 1/(p_low+1); the papers' code used 1/4 for DOPRI 5(4))"},
+      {"controller", "i", "",
+       "step-size controller: i (the papers' h_new = theta (tol/err)^alpha h), pi (Gustafsson's PI.3.4), h211b "
+       "(Soderlind's H211b filter) or pid (Soderlind's H312b filter); all share theta, max_growth, h_min, h_max and the "
+       "rejection rule, aim at the error eps = theta^(1/alpha) tol where the I rule keeps h, and take the I rule after "
+       "a rejection (integrators/README.md)"},
+      {"pi_beta1", "", "",
+       "controller=pi: h_new = (eps/err_n)^(pi_beta1 alpha) (err_(n-1)/eps)^(pi_beta2 alpha) h (default 0.7, "
+       "Gustafsson's PI.3.4)"},
+      {"pi_beta2", "", "", "controller=pi: the exponent of err_(n-1)/eps in units of alpha (default 0.4; 0 <= pi_beta2 < pi_beta1)"},
+      {"controller_b", "", "",
+       "controller=h211b or pid: the filter's b (default 4 for h211b, 8 for pid, as Soderlind recommends; > 0)"},
   };
 }
 
@@ -45,6 +57,37 @@ double number_or_inf(const Settings& s, const std::string& key) {
   if (t == "inf") return std::numeric_limits<double>::infinity();
   return s.positive(key);
 }
+/// The controller options: a parameter of a controller other than the chosen one is refused.
+void parse_controller(const Settings& o, ControllerOptions& c) {
+  if (o.has("controller")) {
+    const std::string name = detail::trim(o.text("controller"));
+    const auto& names = controller_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end())
+      throw Error(fmt::format("step-control option 'controller': unknown controller '{}'; known: {}", name, fmt::join(names, ", ")));
+    c.kind = static_cast<ControllerKind>(it - names.begin());
+  }
+  const char* chosen = controller_name(c.kind);
+  const auto only_for = [&](const char* key, std::initializer_list<ControllerKind> kinds) {
+    if (!o.has(key)) return false;
+    for (const ControllerKind k : kinds)
+      if (k == c.kind) return true;
+    std::vector<std::string> names;
+    for (const ControllerKind k : kinds) names.push_back(fmt::format("controller={}", controller_name(k)));
+    throw Error(fmt::format("step-control option '{}' applies to {} only (this run has controller={})", key,
+                            fmt::join(names, " or "), chosen));
+  };
+  if (only_for("pi_beta1", {ControllerKind::pi})) c.pi_beta1 = o.positive("pi_beta1");
+  if (only_for("pi_beta2", {ControllerKind::pi})) {
+    c.pi_beta2 = o.number("pi_beta2");
+    if (c.pi_beta2 < 0) throw Error(fmt::format("step-control option 'pi_beta2' must be >= 0 (got {})", c.pi_beta2));
+  }
+  if (c.kind == ControllerKind::pi && !(c.pi_beta2 < c.pi_beta1))
+    throw Error(fmt::format("step-control options pi_beta1 = {} and pi_beta2 = {}: pi_beta1 - pi_beta2, the PI controller's "
+                            "integral gain, must be positive (Gustafsson's PI.3.4: pi_beta1 = 0.7, pi_beta2 = 0.4)",
+                            c.pi_beta1, c.pi_beta2));
+  if (only_for("controller_b", {ControllerKind::h211b, ControllerKind::pid})) c.b = o.positive("controller_b");
+}
 }  // namespace
 
 StepControl parse_step_control(const Settings& o, StepControl c) {
@@ -65,6 +108,7 @@ StepControl parse_step_control(const Settings& o, StepControl c) {
     if (c.max_growth <= 1) throw Error("option 'max_growth' must be > 1");
   }
   if (o.has("exponent")) c.exponent = o.positive("exponent");
+  parse_controller(o, c.controller);
   return c;
 }
 
@@ -228,6 +272,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     throw Error("adaptive stepping needs --atol > 0 (and --rtol >= 0 with error_norm=wrms)");
   const int p_low = method.embedded_order > 0 ? std::min(method.order, method.embedded_order) : method.order;
   const double alpha = c.exponent > 0 ? c.exponent : 1.0 / (p_low + 1);
+  StepController controller(c.controller, c.theta, alpha, tol, l2);  // l2 accepts e < tol, wrms e <= tol
   double h = std::min({c.h0 > 0 ? c.h0 : initial_step(model, method, spec, y0), c.h_max, T - t});
   long attempts = 0;
   while (t < T) {
@@ -262,9 +307,11 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
       if (!std::isfinite(e) || !y_new.allFinite())
         run.fail(fmt::format("non-finite {} at t = {} with h = {} (method '{}'); reduce h0 or the tolerance",
                              std::isfinite(e) ? "state" : "error estimate", t, h, method.name));
-      // Paper's controller [seed 002 §4, thesis (2.4.1)]: h_new = theta (tol/err)^alpha h, accept if err < tol.
-      factor = e > 0 ? c.theta * std::pow(tol / e, alpha) : std::numeric_limits<double>::infinity();
-      accepted = l2 ? e < tol : e <= tol;
+      // The controller (step_controller.cpp; by default the papers' I rule [seed 002 §4, thesis
+      // (2.4.1)]: h_new = theta (tol/err)^alpha h, accept if err < tol).
+      const StepController::Decision d = controller.attempt(e, h);
+      factor = d.factor;
+      accepted = d.accepted;
     }
     if (accepted) report_diagnostics();
     observer.on_step(t, h, e, accepted);

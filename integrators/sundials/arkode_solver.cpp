@@ -54,6 +54,7 @@ Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTole
     const std::string max_step = fmt::format("option max_step = {}", opt_.max_step);
     const std::string min_step = fmt::format("option min_step = {}", opt_.min_step);
     const std::string step = fmt::format("fixed step h = {}", tol.fixed_step);
+    const std::string adaptivity = fmt::format("option adaptivity (ARKODE controller {})", opt_.adaptivity);
     const double rtol = fixed ? opt_.fixed_step_tol : tol.rtol;
     const double atol = fixed ? opt_.fixed_step_tol : tol.atol;
     const std::string tols = fixed ? fmt::format("option fixed_step_tol = {}", opt_.fixed_step_tol)
@@ -72,7 +73,11 @@ Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTole
           !check(ERKStepSetMaxNumSteps(mem_, opt_.max_steps), "ERKStepSetMaxNumSteps", max_steps, error) ||
           (!fixed && !check(ERKStepSetInitStep(mem_, opt_.h0), "ERKStepSetInitStep", h0, error)) ||
           !check(ERKStepSetMaxStep(mem_, opt_.max_step), "ERKStepSetMaxStep", max_step, error) ||
-          !check(ERKStepSetMinStep(mem_, opt_.min_step), "ERKStepSetMinStep", min_step, error))
+          !check(ERKStepSetMinStep(mem_, opt_.min_step), "ERKStepSetMinStep", min_step, error) ||
+          // SUNDIALS' default (ERKStep: PI) is left untouched; a chosen controller gets SUNDIALS' parameters for it
+          // (idefault = 1) and the embedding's order in its exponents (pq = 0), as the default does.
+          (opt_.adaptivity >= 0 &&
+           !check(ERKStepSetAdaptivityMethod(mem_, opt_.adaptivity, 1, 0, nullptr), "ERKStepSetAdaptivityMethod", adaptivity, error)))
         return Status::fatal;
       return Status::ok;
     }
@@ -108,7 +113,9 @@ Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTole
         !check(ARKStepSetMaxNumSteps(mem_, opt_.max_steps), "ARKStepSetMaxNumSteps", max_steps, error) ||
         (!fixed && !check(ARKStepSetInitStep(mem_, opt_.h0), "ARKStepSetInitStep", h0, error)) ||
         !check(ARKStepSetMaxStep(mem_, opt_.max_step), "ARKStepSetMaxStep", max_step, error) ||
-        !check(ARKStepSetMinStep(mem_, opt_.min_step), "ARKStepSetMinStep", min_step, error))
+        !check(ARKStepSetMinStep(mem_, opt_.min_step), "ARKStepSetMinStep", min_step, error) ||
+        (opt_.adaptivity >= 0 &&
+         !check(ARKStepSetAdaptivityMethod(mem_, opt_.adaptivity, 1, 0, nullptr), "ARKStepSetAdaptivityMethod", adaptivity, error)))
       return Status::fatal;
     return Status::ok;
   } catch (const std::exception& e) {

@@ -13,6 +13,7 @@
 #include <arkode/arkode_butcher_dirk.h>
 #include <arkode/arkode_butcher_erk.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -148,6 +149,11 @@ class SundialsFamily final : public sdk::IntegratorFamily {
     if (e->method == Method::cvode_bdf_proj)
       o.push_back({"proj_err_est", "true", "",
                    "also project the local error estimate onto the tangent space (CVodeSetProjErrEst): true|false"});
+    if (e->method == Method::arkode_erk || e->method == Method::arkode_dirk)
+      o.push_back({"adaptivity", "default", "",
+                   "ARKODE's own step-size controller (*SetAdaptivityMethod, SUNDIALS' parameters): default (SUNDIALS' choice: "
+                   "PI for ERKStep, PID for ARKStep), pid, pi, i, explicit_gustafsson, implicit_gustafsson, imex_gustafsson; not "
+                   "the kernel's controllers (README.md, step-size control)"});
     if (e->method == Method::arkode_erk)
       o.push_back({"table", default_erk, "",
                    "built-in explicit Butcher table of SUNDIALS (the ARKODE_ prefix may be left out; tables marked 'run by "
@@ -188,6 +194,10 @@ class SundialsFamily final : public sdk::IntegratorFamily {
         o.stop_at_outputs = boolean(s, "stop_at_outputs");
       }
       if (e->method == Method::arkode_erk || e->method == Method::arkode_dirk) {
+        // "default" is -1 (no call); ARK_ADAPT_PID .. ARK_ADAPT_IMEX_GUS are 0 .. 5, in this order.
+        const std::vector<std::string> adaptivity{"default", "pid", "pi", "i", "explicit_gustafsson", "implicit_gustafsson", "imex_gustafsson"};
+        const std::string a = s.choice("adaptivity", adaptivity);
+        o.adaptivity = static_cast<int>(std::find(adaptivity.begin(), adaptivity.end(), a) - adaptivity.begin()) - 1;
         const auto& tables = e->method == Method::arkode_erk ? erk_tables() : dirk_tables();
         const std::string& name = s.text("table");
         const TableInfo* t = find_table(tables, name);

@@ -35,6 +35,7 @@ struct Options {
   bool fresh_jacobian = true;    ///< fresh_jacobian: IDA's Newton starts every step from a new Jacobian
   bool stop_at_outputs = true;   ///< stop_at_outputs: IDA steps to each output time (IDASetStopTime)
   JacobianSource jacobian = JacobianSource::automatic;  ///< jacobian (Newton-based CVODE and ARKODE methods)
+  int adaptivity = -1;           ///< adaptivity: ARK_ADAPT_PID (0) ... ARK_ADAPT_IMEX_GUS (5); -1 = SUNDIALS' default
 };
 
 /// Common part of the CVODE and ARKODE solvers.

@@ -81,9 +81,13 @@ TEST_CASE("describe prints a model's conventions and a method's options") {
   const auto doc = nlohmann::json::parse(a.out);
   CHECK(doc["order"] == 5);
   CHECK(doc["embedded_order"] == 4);
-  bool theta = false;
-  for (const auto& o : doc["step_control_options"]) theta = theta || o["name"] == "theta";
+  bool theta = false, controller = false;
+  for (const auto& o : doc["step_control_options"]) {
+    theta = theta || o["name"] == "theta";
+    controller = controller || (o["name"] == "controller" && o["default"] == "i");
+  }
   CHECK(theta);
+  CHECK(controller);
   const auto u = run_liesim("describe nothing_like_this");
   CHECK(u.code != 0);
   CHECK(has(u.out, "unknown integrator 'nothing_like_this'"));
@@ -217,6 +221,19 @@ TEST_CASE("bad input gets a clear error and a non-zero exit") {
       {"run --model pendulum_chain --integrator rk4 --step 0.1 --param m=1,2,3", "expected 1 or 2 value(s), got 3"},
       {"run --model pendulum_chain --integrator rk4 --step 0.1 --param L=1 --param chain_length=2", "exclude each other"},
       {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option theta=2", "theta"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option controller=pd",
+       "step-control option 'controller': unknown controller 'pd'; known: i, pi, h211b, pid"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option pi_beta1=0.5",
+       "step-control option 'pi_beta1' applies to controller=pi only (this run has controller=i)"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option controller=pi --option pi_beta2=0.8",
+       "pi_beta1 - pi_beta2, the PI controller's integral gain, must be positive"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option controller=pi --option pi_beta1=abc", "'abc' is not a number"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option controller=h211b --option controller_b=-1",
+       "step-control option 'controller_b' must be positive"},
+      {"run --model pendulum_chain --integrator rkmk45 --atol 1e-6 --option controller=pi --option controller_b=4",
+       "applies to controller=h211b or controller=pid only"},
+      {"run --model pendulum_chain --integrator arkode_erk --atol 1e-6 --rtol 1e-6 --option adaptivity=soderlind",
+       "'soderlind' is not one of: default, pid, pi, i, explicit_gustafsson, implicit_gustafsson, imex_gustafsson"},
       {"run --model pendulum_chain --integrator rkmk4 --step 0.1 --option dexpinv=magic", "is not one of: exact, series"},
       {"frobnicate", "unknown command 'frobnicate'"},
   };

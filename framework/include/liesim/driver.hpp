@@ -1,8 +1,9 @@
-// The kernel's integration loops: fixed step, adaptive step with the paper's controller, and
-// self-controlled solvers. Statistics, output and error handling live here once for every method.
+// The kernel's integration loops: fixed step, adaptive step under a step-size controller
+// (liesim/step_controller.hpp; the papers' I-controller by default), and self-controlled solvers. Statistics, output and error handling live here once for every method.
 #pragma once
 #include <liesim/integrator.hpp>
 #include <liesim/observer.hpp>
+#include <liesim/step_controller.hpp>
 
 #include <limits>
 #include <string>
@@ -27,6 +28,7 @@ struct StepControl {
   long max_steps = 1000000;          ///< accepted + rejected steps allowed (option max_steps)
   double max_growth = std::numeric_limits<double>::infinity();  ///< cap on h_new / h (option max_growth)
   double exponent = 0.0;             ///< 0 = 1 / (p_low + 1) (option exponent)
+  ControllerOptions controller;      ///< options controller, pi_beta1, pi_beta2, controller_b
 };
 
 /// When a run counts as blown up (options diverged_factor and invariant_bound; docs/design.md,
