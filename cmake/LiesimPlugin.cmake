@@ -1,11 +1,13 @@
-# liesim_add_plugin(NAME SOURCES src... [LIBRARIES lib...] [OUTPUT_DIRECTORY dir]
+# liesim_add_plugin(NAME [C] SOURCES src... [LIBRARIES lib...] [OUTPUT_DIRECTORY dir]
 #                   [INSTALL_DESTINATION dir | NO_INSTALL])
 #
 # A run-time loadable model or integrator plugin, used in this tree and by third parties through
 # find_package(liesim CONFIG) (this file is installed beside liesimConfig.cmake). It
 #  * builds MODULE library liesim_NAME.so against the plugin SDK (liesim::sdk: header-only, the C
 #    boundary liesim/plugin.h and its C++ adapters), compiled as C++20; nothing of the kernel is
-#    linked, so any compiler that targets the platform's C ABI will do;
+#    linked, so any compiler that targets the platform's C ABI will do; with C, a plugin written
+#    in C (C99) against liesim::c_sdk instead: liesim/plugin.h and liesim/lie.h, whose Lie group
+#    functions it links from the kernel library (find_package(liesim COMPONENTS c_sdk) suffices);
 #  * hides every symbol but the entry point `liesim_plugin_entry` (hidden visibility, inline too);
 #  * puts the plugin into OUTPUT_DIRECTORY, else ${LIESIM_PLUGIN_OUTPUT_DIR} when set (this tree:
 #    build/lib/liesim/plugins, beside bin/liesim), else ${CMAKE_BINARY_DIR}/plugins — the folder
@@ -39,7 +41,7 @@ unset(_liesim_abi_lines)
 unset(_line)
 
 function(liesim_add_plugin name)
-  cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIRECTORY;INSTALL_DESTINATION" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL;C" "OUTPUT_DIRECTORY;INSTALL_DESTINATION" "SOURCES;LIBRARIES" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "liesim_add_plugin(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS} "
                         "(known: SOURCES LIBRARIES OUTPUT_DIRECTORY INSTALL_DESTINATION NO_INSTALL)")
@@ -50,8 +52,13 @@ function(liesim_add_plugin name)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "liesim_add_plugin(${name}): SOURCES is empty")
   endif()
-  if(NOT TARGET liesim::sdk)
-    message(FATAL_ERROR "liesim_add_plugin(${name}): no target liesim::sdk; call find_package(liesim CONFIG REQUIRED) first")
+  if(ARG_C)
+    set(sdk liesim::c_sdk)
+  else()
+    set(sdk liesim::sdk)
+  endif()
+  if(NOT TARGET ${sdk})
+    message(FATAL_ERROR "liesim_add_plugin(${name}): no target ${sdk}; call find_package(liesim CONFIG REQUIRED) first")
   endif()
 
   if(ARG_OUTPUT_DIRECTORY)
@@ -63,8 +70,12 @@ function(liesim_add_plugin name)
   endif()
 
   add_library(${name} MODULE ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE liesim::sdk ${ARG_LIBRARIES})
-  target_compile_features(${name} PRIVATE cxx_std_20)
+  target_link_libraries(${name} PRIVATE ${sdk} ${ARG_LIBRARIES})
+  if(ARG_C)
+    set_target_properties(${name} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON LINKER_LANGUAGE C)
+  else()
+    target_compile_features(${name} PRIVATE cxx_std_20)
+  endif()
   set_target_properties(${name} PROPERTIES
     PREFIX "liesim_"
     CXX_EXTENSIONS OFF

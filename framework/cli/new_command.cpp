@@ -21,24 +21,28 @@ namespace liesim::cli {
 
 namespace {
 
-constexpr const char* new_usage = R"(usage: liesim new (model|integrator) NAME [--dir DIR]
+constexpr const char* new_usage = R"(usage: liesim new (model|integrator) NAME [--dir DIR] [--lang c++|c]
   Writes a plugin folder DIR (default ./NAME) from the installed template: CMakeLists.txt, the
   source, README.md and a test, with the template's name replaced by NAME. NAME is a C identifier
-  (it names the plugin, its CMake target and its C++ namespace). Build it out of tree:
+  (it names the plugin, its CMake target and its C++ namespace). --lang c (models only) writes a
+  plugin in C99 that uses liesim/lie.h and needs a C compiler and liesim::c_sdk only. Build it out of tree:
     cmake -S DIR -B DIR/build -DCMAKE_PREFIX_PATH=<liesim install prefix> && cmake --build DIR/build
     LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME        (a model)
     LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME_ssp3   (the integrator template's method)
 )";
 
-/// A template: the `liesim new` word, its folder under share/liesim/templates, and the name in it.
+/// A template: the `liesim new` word, its language (--lang), its folder under
+/// share/liesim/templates, and the name in it.
 struct Template {
   std::string_view kind;
+  std::string_view lang;
   std::string_view folder;
   std::string_view token;
 };
-constexpr std::array<Template, 2> templates{{
-    {"model", "model", "example_model"},
-    {"integrator", "integrator", "example_integrator"},
+constexpr std::array<Template, 3> templates{{
+    {"model", "c++", "model", "example_model"},
+    {"model", "c", "model_c", "example_c_model"},
+    {"integrator", "c++", "integrator", "example_integrator"},
 }};
 
 constexpr std::string_view cpp_keywords[] = {
@@ -51,6 +55,7 @@ constexpr std::string_view cpp_keywords[] = {
     "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
     "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
     "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    "restrict",  // C99
     // names the generated code cannot use as its namespace
     "std", "liesim", "Eigen", "boost", "fmt"};
 
@@ -116,6 +121,7 @@ std::string read_file(const fs::path& file) {
 int new_plugin(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   std::string dir;
+  std::string lang = "c++";
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -127,6 +133,11 @@ int new_plugin(const std::vector<std::string>& args) {
       dir = args[++i];
     } else if (a.rfind("--dir=", 0) == 0) {
       dir = a.substr(6);
+    } else if (a == "--lang") {
+      if (i + 1 >= args.size()) throw Error("new: --lang needs c++ or c");
+      lang = args[++i];
+    } else if (a.rfind("--lang=", 0) == 0) {
+      lang = a.substr(7);
     } else if (a.rfind("--", 0) == 0) {
       throw Error(fmt::format("new: unknown option '{}'\n{}", a, new_usage));
     } else {
@@ -136,16 +147,23 @@ int new_plugin(const std::vector<std::string>& args) {
   if (positional.size() != 2) throw Error(fmt::format("new needs a kind and a NAME\n{}", new_usage));
   const std::string& kind = positional[0];
   const std::string& name = positional[1];
-  const auto t = std::find_if(templates.begin(), templates.end(), [&](const Template& x) { return x.kind == kind; });
-  if (t == templates.end()) throw Error(fmt::format("new: unknown kind '{}': use 'model' or 'integrator'", kind));
+  if (lang == "cpp" || lang == "cxx" || lang == "C++") lang = "c++";
+  if (lang == "C") lang = "c";
+  if (lang != "c++" && lang != "c") throw Error(fmt::format("new: unknown language '{}': use --lang c++ or --lang c", lang));
+  const auto same_kind = [&](const Template& x) { return x.kind == kind; };
+  if (std::none_of(templates.begin(), templates.end(), same_kind))
+    throw Error(fmt::format("new: unknown kind '{}': use 'model' or 'integrator'", kind));
+  const auto t = std::find_if(templates.begin(), templates.end(), [&](const Template& x) { return same_kind(x) && x.lang == lang; });
+  if (t == templates.end())
+    throw Error(fmt::format("new: there is no {} template in {}: integrator plugins are written in C++ (--lang c++)", kind, lang));
   if (const std::string why = name_problem(name); !why.empty())
     throw Error(fmt::format("new: '{}' is not a valid plugin name: {}. Use a C identifier such as my_{} "
                             "(letters, digits and '_', not starting with a digit)", name, why, kind));
 
   const fs::path source = template_root() / std::string(t->folder);
   if (!fs::is_directory(source))
-    throw Error(fmt::format("new: the {} template is missing: {} does not exist (liesim installs its templates "
-                            "to share/liesim/templates beside bin/liesim)", kind, source.string()));
+    throw Error(fmt::format("new: the {} template ({}) is missing: {} does not exist (liesim installs its templates "
+                            "to share/liesim/templates beside bin/liesim)", kind, lang, source.string()));
   const fs::path target = fs::absolute(dir.empty() ? fs::path(name) : fs::path(dir)).lexically_normal();
   if (fs::exists(target))
     throw Error(fmt::format("new: the target folder {} already exists; choose another with --dir DIR or remove it",

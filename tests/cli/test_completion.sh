@@ -32,6 +32,8 @@ expect "a method's family options" "dexpinv=" -- run --integrator rkmk45 --optio
 expect "run options" --t-end -- run --t
 expect "study options" --no-plots -- study s.toml --no
 expect "new kinds" integrator -- new i
+expect "new options" --lang -- new model foo --l
+expect "new languages" c++ -- new model foo --lang ""
 expect "describe --param" "control=" -- describe quadrotor_load --param con
 if ((failures)); then
   echo "$failures completion check(s) failed"

@@ -77,6 +77,21 @@ struct Sdk {
     CHECK(has(read(build_dir / "CMakeCache.txt"), "liesim_DIR:PATH=" + (prefix / "lib" / "cmake" / "liesim").string()));
     must(std::string(LIESIM_TEST_CMAKE) + " --build " + quote(build_dir) + " -j2");
   }
+  /// Configure a C-only plugin project with the C compiler LIESIM_TEST_C_COMPILER (clang), this
+  /// prefix only, and every C++ package liesim's C++ SDK needs disabled (it must not look for them),
+  /// then build it.
+  void build_c(const fs::path& source, const fs::path& build_dir) const {
+    must("env -u CMAKE_PREFIX_PATH -u liesim_DIR -u CC " + std::string(LIESIM_TEST_CMAKE) + " -S " + quote(source) + " -B " +
+         quote(build_dir) + " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + quote(prefix) +
+         " -DCMAKE_C_COMPILER=" + quote(LIESIM_TEST_C_COMPILER) + " -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF" +
+         " -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON"
+         " -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON");
+    const std::string cache = read(build_dir / "CMakeCache.txt");
+    CHECK(has(cache, "liesim_DIR:PATH=" + (prefix / "lib" / "cmake" / "liesim").string()));
+    CHECK(has(cache, "CMAKE_C_COMPILER:FILEPATH=" + std::string(LIESIM_TEST_C_COMPILER)));
+    CHECK_FALSE(has(cache, "CMAKE_CXX_COMPILER:"));  // a C project: no C++ compiler at all
+    must(std::string(LIESIM_TEST_CMAKE) + " --build " + quote(build_dir) + " -j2");
+  }
   /// The plugin's own tests (ctest in its build folder).
   void ctest(const fs::path& build_dir) const {
     const std::string out = must(std::string(LIESIM_TEST_CTEST) + " --test-dir " + quote(build_dir) + " --output-on-failure");
@@ -124,7 +139,8 @@ TEST_CASE("cmake --install gives a self-contained prefix: library, headers, comm
   for (const char* f : {"bin/liesim", "lib/libliesim.so", "include/liesim/plugin.hpp", "include/liesim/version.hpp",
                         "include/liesim/lie/actions.hpp", "lib/cmake/liesim/liesimConfig.cmake",
                         "lib/cmake/liesim/liesimConfigVersion.cmake", "lib/cmake/liesim/liesimTargets.cmake",
-                        "lib/cmake/liesim/LiesimPlugin.cmake", "lib/liesim/plugins/liesim_lie_rk.so",
+                        "lib/cmake/liesim/LiesimPlugin.cmake", "lib/liesim/plugins/liesim_lie_rk.so", "include/liesim/lie.h",
+                        "share/liesim/templates/model_c/model.c", "share/liesim/templates/model_c/CMakeLists.txt",
                         "lib/liesim/plugins/liesim_classical_rk.so", "lib/liesim/plugins/liesim_rigid_body.so",
                         "share/liesim/templates/model/CMakeLists.txt", "share/liesim/templates/integrator/family.cpp"}) {
     CAPTURE(f);
@@ -293,4 +309,56 @@ TEST_CASE("liesim new in the build tree finds the templates beside the executabl
   const Result l = s.run((build / "plugins").string(), "list");
   CHECK(has(l.out, "bar_shu_osher3"));
   CHECK(has(l.out, "bar_pair32"));
+}
+
+TEST_CASE("liesim new model NAME --lang c: a C99 plugin on liesim/lie.h and liesim::c_sdk, built with clang, equals pendulum_chain N=1") {
+  const Sdk& s = sdk();
+  const fs::path dir = s.root / "cpend";
+  const Result made = s.run("", "new model cpend --lang c --dir " + quote(dir));
+  INFO(made.out);
+  REQUIRE(made.code == 0);
+  for (const char* f : {"CMakeLists.txt", "model.c", "README.md", "test_model.c"}) {
+    CAPTURE(f);
+    REQUIRE(fs::exists(dir / f));
+    CHECK_FALSE(has(read(dir / f), "example_c_model"));
+  }
+  const std::string source = read(dir / "model.c");
+  CHECK(has(source, "#define PLUGIN_NAME \"cpend\""));
+  CHECK(has(source, "#include <liesim/lie.h>"));
+  CHECK(has(source, "liesim_se3_ts2_act_exp"));
+  CHECK(has(read(dir / "CMakeLists.txt"), "COMPONENTS c_sdk"));
+
+  // Integrators have no C template; unknown languages are refused.
+  Result r = s.run("", "new integrator cint --lang c --dir " + quote(s.root / "y"));
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "no integrator template in c"));
+  r = s.run("", "new model cm --lang fortran --dir " + quote(s.root / "y"));
+  CHECK(r.code != 0);
+  CHECK(has(r.out, "unknown language 'fortran'"));
+  CHECK_FALSE(fs::exists(s.root / "y"));
+
+  // Build with clang and no C++ package, run the plugin's own tests (its checks and `liesim run`).
+  const fs::path build = dir / "build";
+  s.build_c(dir, build);
+  s.ctest(build);
+  const std::string plugins = (build / "plugins").string();
+  CHECK(fs::exists(build / "plugins" / "liesim_cpend.so"));
+  const Result d = s.run(plugins, "describe cpend");
+  REQUIRE(d.code == 0);
+  CHECK(has(d.out, "SE(3)"));
+
+  // The same system as the shipped C++ pendulum_chain with N = 1: equal to 1e-13 (the Lie group
+  // operations are the kernel's own code; the generator is the chain's for N = 1).
+  for (const char* method : {"rkmk4", "rk4"}) {
+    CAPTURE(method);
+    const json a = s.summary(plugins, "cpend", method, "--t-end 2 --step 0.01");
+    const json b = s.summary(plugins, "pendulum_chain", method, "--param N=1 --t-end 2 --step 0.01");
+    CHECK(a["model"] == "cpend");
+    CHECK(a["plugins"]["model"]["file"].get<std::string>().find(plugins) == 0);
+    const double diff = max_diff(state(a), state(b));
+    CAPTURE(diff);
+    CHECK(diff < 1e-13);
+    CHECK(std::abs(a["invariants"]["energy"]["initial"].get<double>() - b["invariants"]["energy"]["initial"].get<double>()) < 1e-13);
+    if (std::string(method) == "rkmk4") CHECK(drift(a, "q_norm_minus_1") < 1e-13);
+  }
 }
