@@ -139,10 +139,13 @@ struct RunState {
   double factor;  ///< option diverged_factor
   double bound;   ///< a state norm beyond this is a blown-up run (divergence.hpp)
   InvariantBound invariants;
-  long unchecked = 0;  ///< accepted steps since the invariants were last checked
+  /// Accepted steps until the invariants are checked next (never, for a model that declares no
+  /// kinds or with invariant_bound = inf): the per-step cost is one decrement and one branch.
+  long until_check;
 
   RunState(Model& m, ConstVec y0, double t0, const DivergenceBounds& d)
-      : model(m), factor(d.state_factor), bound(d.state_factor * std::max(1.0, y0.norm())), invariants(m, y0, d.invariant_bound) {
+      : model(m), factor(d.state_factor), bound(d.state_factor * std::max(1.0, y0.norm())), invariants(m, y0, d.invariant_bound),
+        until_check(invariants.active() ? invariant_check_every : std::numeric_limits<long>::max()) {
     model.counters() = Counters{};
     result.y = y0;
     result.t = t0;
@@ -155,9 +158,17 @@ struct RunState {
   }
   /// End the run as diverged when a checked invariant at the accepted state y at t passed its
   /// bound: every invariant_check_every calls, and always when `now` (an output, the end).
-  void check_invariants(double t, ConstVec y, bool now) {
-    if (!invariants.active() || (++unchecked < invariant_check_every && !now)) return;
-    unchecked = 0;
+  void check_invariants(double t, const Eigen::VectorXd& y, bool now) {
+    if (--until_check > 0 && !now) return;
+    check_invariants_now(t, y);
+  }
+  /// Out of the step loop's way (rarely called: every invariant_check_every steps, and at the end).
+  [[gnu::noinline, gnu::cold]] void check_invariants_now(double t, const Eigen::VectorXd& y) {
+    if (!invariants.active()) {
+      until_check = std::numeric_limits<long>::max();
+      return;
+    }
+    until_check = invariant_check_every;
     const std::string why = invariants.check(t, y);
     if (!why.empty()) fail(why);
   }

@@ -53,19 +53,9 @@ StepController::StepController(const ControllerOptions& options, double theta, d
   if (options_.b == 0) options_.b = options_.kind == ControllerKind::pid ? 8.0 : 4.0;
 }
 
-double StepController::i_factor(double e) const {
-  // The papers' rule, in exactly this floating-point order (runs with controller = i are
-  // bit-identical to the driver before controllers were separated).
-  return e > 0 ? theta_ * std::pow(tol_ / e, alpha_) : std::numeric_limits<double>::infinity();
-}
-
-StepController::Decision StepController::attempt(double e, double h) {
-  const bool accepted = strict_ ? e < tol_ : e <= tol_;
-  double factor = i_factor(e);
-  const int needed = options_.kind == ControllerKind::i     ? 0
-                     : options_.kind == ControllerKind::pid ? 2
-                                                            : 1;
-  if (accepted && needed > 0 && remembered_ >= needed && e > 0) {
+StepController::Decision StepController::filtered(double e, double h, bool accepted, double factor) {
+  const int needed = options_.kind == ControllerKind::pid ? 2 : 1;
+  if (accepted && remembered_ >= needed && e > 0) {
     const double r = e / eps_;  // r_n; r1_ = r_{n-1}, r2_ = r_{n-2}
     const double b = options_.b;
     switch (options_.kind) {

@@ -88,7 +88,9 @@ struct Sdk {
          " -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON");
     const std::string cache = read(build_dir / "CMakeCache.txt");
     CHECK(has(cache, "liesim_DIR:PATH=" + (prefix / "lib" / "cmake" / "liesim").string()));
-    CHECK(has(cache, "CMAKE_C_COMPILER:FILEPATH=" + std::string(LIESIM_TEST_C_COMPILER)));
+    // Given on the command line, the compiler is cached as STRING (FILEPATH when CMake finds it).
+    CHECK((has(cache, "CMAKE_C_COMPILER:STRING=" + std::string(LIESIM_TEST_C_COMPILER) + "\n") ||
+           has(cache, "CMAKE_C_COMPILER:FILEPATH=" + std::string(LIESIM_TEST_C_COMPILER) + "\n")));
     CHECK_FALSE(has(cache, "CMAKE_CXX_COMPILER:"));  // a C project: no C++ compiler at all
     must(std::string(LIESIM_TEST_CMAKE) + " --build " + quote(build_dir) + " -j2");
   }

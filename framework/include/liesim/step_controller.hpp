@@ -10,6 +10,8 @@
 // the same for every controller; the driver applies the cap and the step bounds.
 #pragma once
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -64,16 +66,28 @@ class StepController {
   StepController(const ControllerOptions& options, double theta, double alpha, double tol, bool strict);
 
   /// The attempt of step size h > 0 had error norm e (finite, >= 0): accept or reject it, and the
-  /// factor of the next step. An accepted attempt enters the memory.
-  Decision attempt(double e, double h);
+  /// factor of the next step. An accepted attempt enters the memory (of the filters; the
+  /// I-controller has none). Inline: the default controller costs the step loop no call.
+  Decision attempt(double e, double h) {
+    const bool accepted = strict_ ? e < tol_ : e <= tol_;
+    const double factor = i_factor(e);
+    if (options_.kind == ControllerKind::i) return {accepted, factor};
+    return filtered(e, h, accepted, factor);
+  }
 
   /// The options this controller was made with.
   const ControllerOptions& options() const { return options_; }
-  /// Accepted attempts remembered (0, 1 or 2: what the filters need).
+  /// Accepted attempts remembered (0, 1 or 2: what the filters need; 0 for the I-controller).
   int remembered() const { return remembered_; }
 
  private:
-  double i_factor(double e) const;
+  /// The papers' rule, in exactly this floating-point order (runs with controller = i are
+  /// bit-identical to the driver before controllers were separated).
+  double i_factor(double e) const {
+    return e > 0 ? theta_ * std::pow(tol_ / e, alpha_) : std::numeric_limits<double>::infinity();
+  }
+  /// The filters (pi, h211b, pid): their factor from the memory, which the attempt then enters.
+  Decision filtered(double e, double h, bool accepted, double i_factor);
 
   ControllerOptions options_;
   double theta_, alpha_, tol_, eps_;
