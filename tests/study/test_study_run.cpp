@@ -108,6 +108,9 @@ TEST_CASE("a small study produces results, manifest, orders, plots and report") 
   const auto summary = report.find("## Summary"), first_case = report.find("## Case");
   REQUIRE(summary != std::string::npos);
   CHECK(summary < first_case);
+  CHECK(report.find("* Error per cost (f + F evaluations): ") != std::string::npos);
+  // The same front by time, saying its measure (an evaluation of an implicit method costs more).
+  CHECK(report.find("* Error per wall time (medians of the timing runs, s): ") != std::string::npos);
   CHECK(report.find("on the work–precision front most often") != std::string::npos);
   // Each invariant on its own line (q1_norm_minus_1 and q2_norm_minus_1 form one group).
   CHECK(report.find("  * `q*_norm_minus_1` kept by cf4, rkmk4, rkmk45; drifted: dopri45 (q") != std::string::npos);
