@@ -127,7 +127,8 @@ void Dynamics::joint_forces(double t, ConstVec y, Eigen::Ref<Eigen::VectorXd> ta
   for (const Joint& j : m_.joints) {
     if (j.dof == 0) continue;
     auto out = tau.segment(j.velocity_offset, j.dof);
-    out = j.torque.head(j.dof) - j.damping * joint_velocity(j, y);
+    const JointVector v = joint_velocity(j, y);
+    out = j.torque.head(j.dof) - j.damping * v;
     const auto& table = j.torque_table;
     if (!table.empty()) {
       if (t <= table.front().t) {
@@ -145,12 +146,12 @@ void Dynamics::joint_forces(double t, ConstVec y, Eigen::Ref<Eigen::VectorXd> ta
       // The gradient of 1/2 k |log(R_ref^T R)|^2 along R exp(hat(xi)) is k log(R_ref^T R) . xi
       // (J_r^-T of the log maps log(.) to itself), so the body-frame moment is -k log(R_ref^T R).
       if (j.stiffness > 0) out -= j.stiffness * attitude_error(j.rest_attitude, y, j);
-      if (j.pd) out -= j.pd->kp * attitude_error(j.pd->setpoint_attitude, y, j) + j.pd->kd * joint_velocity(j, y);
+      if (j.pd) out -= j.pd->kp * attitude_error(j.pd->setpoint_attitude, y, j) + j.pd->kd * v;
     }
     if (j.dof != 1) continue;
-    const double q = y[j.point_offset], v = y[j.point_offset + 1];
+    const double q = y[j.point_offset];
     out[0] -= j.stiffness * (q - j.rest);
-    if (j.pd) out[0] += j.pd->kp * (j.pd->setpoint - q) - j.pd->kd * v;
+    if (j.pd) out[0] += j.pd->kp * (j.pd->setpoint - q) - j.pd->kd * v[0];
   }
 }
 
