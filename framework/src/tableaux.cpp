@@ -93,6 +93,48 @@ constexpr std::array<ButcherTableau, 10> butcher{EULER_1_1, HEUN_EULER_2_2_1, KU
                                                   BOGACKI_SHAMPINE_4_3_2, DORMAND_PRINCE_7_5_4, VERNER_9_6_5,
                                                   VERNER_13_8_7, GAUSS_1_2, GAUSS_2_4};
 
+// Continuous extensions [Hairer–Nørsett–Wanner I, §II.6]: b_i(theta) as coefficients of theta,
+// theta^2, ... (tests/methods/test_tableaux.cpp checks b_i(1) = b_i and the order conditions).
+constexpr ContinuousExtension EULER_DENSE{&EULER_1_1, 1, 1, {{1}}};
+// Heun: b_1 = theta - theta^2/2, b_2 = theta^2/2.
+constexpr ContinuousExtension HEUN_EULER_DENSE{&HEUN_EULER_2_2_1, 2, 2, {{1, -0.5}, {0, 0.5}}};
+// Kutta 3: order 2 (order 3 needs a fourth stage): b = (theta - 5/6 theta^2, 2/3 theta^2, 1/6 theta^2).
+constexpr ContinuousExtension KUTTA_3_3_DENSE{&KUTTA_3_3, 2, 2, {{1, -5.0 / 6}, {0, 2.0 / 3}, {0, 1.0 / 6}}};
+// Classical RK4, order 3 [HNW I, (II.6.6)]: b_1 = theta - 3/2 theta^2 + 2/3 theta^3,
+// b_2 = b_3 = theta^2 - 2/3 theta^3, b_4 = -theta^2/2 + 2/3 theta^3.
+constexpr ContinuousExtension CLASSICAL_RK_4_4_DENSE{
+    &CLASSICAL_RK_4_4, 3, 3, {{1, -1.5, 2.0 / 3}, {0, 1, -2.0 / 3}, {0, 1, -2.0 / 3}, {0, -0.5, 2.0 / 3}}};
+// Bogacki–Shampine: the cubic Hermite interpolant through y_n, y_{n+1} and their derivatives
+// k_1, k_4 (FSAL), b_i(theta) = (3 theta^2 - 2 theta^3) b_i + (theta - 2 theta^2 + theta^3) [i = 1]
+// + (theta^3 - theta^2) [i = 4].
+constexpr ContinuousExtension BOGACKI_SHAMPINE_DENSE{
+    &BOGACKI_SHAMPINE_4_3_2, 3, 3, {{1, -4.0 / 3, 5.0 / 9}, {0, 1, -2.0 / 3}, {0, 4.0 / 3, -8.0 / 9}, {0, -1, 1}}};
+
+// Dormand–Prince 5(4), the order-4 interpolant of Shampine [Math. Comp. 46 (1986)] in the form of
+// Hairer's DOPRI5 (HNW I, §II.6): with R2 = h sum b_i k_i, R3 = h k_1 - R2, R4 = R2 - h k_7 - R3,
+// R5 = h sum d_i k_i, u(theta) = y_n + theta (R2 + (1 - theta) (R3 + theta (R4 + (1 - theta) R5))).
+constexpr ContinuousExtension dopri5_dense() {
+  constexpr double d[7] = {-12715105075.0 / 11282082432.0, 0, 87487479700.0 / 32700410799.0,
+                           -10690763975.0 / 1880347072.0,   701980252875.0 / 199316789632.0,
+                           -1453857185.0 / 822651844.0,    69997945.0 / 29380423.0};
+  ContinuousExtension e{&DORMAND_PRINCE_7_5_4, 4, 4, {}};
+  for (int i = 0; i < 7; ++i) {
+    const double b = DORMAND_PRINCE_7_5_4.b[i];
+    const double r3 = (i == 0 ? 1.0 : 0.0) - b;       // R3's weight
+    const double r4 = b - (i == 6 ? 1.0 : 0.0) - r3;  // R4's weight
+    // theta R2 + theta (1 - theta) R3 + theta^2 (1 - theta) R4 + theta^2 (1 - theta)^2 R5
+    e.B[i][0] = b + r3;
+    e.B[i][1] = -r3 + r4 + d[i];
+    e.B[i][2] = -r4 - 2 * d[i];
+    e.B[i][3] = d[i];
+  }
+  return e;
+}
+constexpr ContinuousExtension DORMAND_PRINCE_DENSE = dopri5_dense();
+
+constexpr std::array<ContinuousExtension, 6> continuous{EULER_DENSE, HEUN_EULER_DENSE, KUTTA_3_3_DENSE, CLASSICAL_RK_4_4_DENSE,
+                                                        BOGACKI_SHAMPINE_DENSE, DORMAND_PRINCE_DENSE};
+
 // Casas–Owren RKMK4 with two commutators [BIT 43 (2003); thesis §2.2.2]: stage 3 argument
 // ½K2 − (1/8)[K1, K2]; update (1/6)(K1 + 2K2 + 2K3 + K4 − ½[K1, K4]).
 constexpr std::array<CommutatorTerm, 2> casas_owren{{{2, 0, 1, -1.0 / 8}, {4, 0, 3, -1.0 / 12}}};
@@ -158,6 +200,12 @@ const ButcherTableau* find_butcher(std::string_view name) {
 const CommutatorFreeScheme* find_commutator_free(std::string_view name) {
   for (const auto& s : commutator_free)
     if (s.name == name) return &s;
+  return nullptr;
+}
+
+const ContinuousExtension* continuous_extension(const ButcherTableau& tableau) {
+  for (const auto& e : continuous)
+    if (e.tableau->name == tableau.name) return &e;
   return nullptr;
 }
 

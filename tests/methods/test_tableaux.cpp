@@ -288,3 +288,40 @@ TEST_CASE("Casas-Owren commutators sit on RK4 and reference earlier stages only"
   CHECK(terms[1].row == 4);
   CHECK(terms[1].coefficient == doctest::Approx(-1.0 / 12));
 }
+
+TEST_CASE("continuous extensions: b_i(1) = b_i, the order conditions in theta hold to their order, the next fails") {
+  const auto trees = rooted_trees(6);
+  int checked = 0;
+  for (const ButcherTableau& t : butcher_tableaux()) {
+    const ContinuousExtension* e = continuous_extension(t);
+    if (e == nullptr) continue;
+    ++checked;
+    INFO("tableau: " << std::string(t.name) << ", interpolant order " << e->order);
+    REQUIRE(e->degree <= max_dense_degree);
+    for (int i = 0; i < t.stages; ++i) CHECK(std::abs(e->weight(i, 1.0) - t.b[i]) < satisfied);
+    const Weights w = stage_weights(t, trees);
+    // Phi_t(b(theta)) = theta^|t| / gamma(t) for every tree t with |t| <= order [HNW I, Theorem II.6.1].
+    double beyond = 0;
+    for (const double theta : {0.25, 0.5, 0.8, 1.0}) {
+      CAPTURE(theta);
+      double b[max_stages] = {};
+      for (int i = 0; i < t.stages; ++i) b[i] = e->weight(i, theta);
+      for (std::size_t k = 0; k < trees.size(); ++k) {
+        if (trees[k].order > e->order + 1) continue;
+        double phi = 0;
+        for (int i = 0; i < t.stages; ++i) phi += b[i] * w.g[k][i];
+        const double exact = std::pow(theta, trees[k].order) / trees[k].gamma;
+        if (trees[k].order <= e->order) {
+          CAPTURE(trees[k].order);
+          CHECK(std::abs(phi - exact) < satisfied);
+        } else if (theta < 1.0) {
+          beyond = std::max(beyond, std::abs(phi - exact) / exact);
+        }
+      }
+    }
+    CHECK(beyond > violated);  // the stated order is the interpolant's exact order
+  }
+  CHECK(checked == 6);
+  // Verner's pairs and the implicit tables ship none (they interpolate by a step of theta h).
+  CHECK(continuous_extension(*find_butcher("VERNER_9_6_5")) == nullptr);
+}

@@ -36,6 +36,34 @@ inline int stages_needed(const ButcherTableau& t, const double* weights) {
   return s;
 }
 
+/// Largest degree in theta of a continuous extension's weights.
+inline constexpr int max_dense_degree = 4;
+
+/// A continuous extension (dense output) of an explicit Runge–Kutta method [Hairer–Nørsett–Wanner I,
+/// §II.6]: the weights b_i(theta) = sum_k B[i][k-1] theta^k give
+///   u(theta) = y_n + h sum_i b_i(theta) k_i,  theta in [0, 1],  b_i(1) = b_i,
+/// an approximation of y(t_n + theta h) of order `order` (local error O(h^(order+1))). Since the
+/// step's own global error is O(h^p), order >= p - 1 keeps the interpolated values at the method's
+/// global order p. RKMK applies the same weights in the Lie algebra: sigma(theta) = h sum_i
+/// b_i(theta) k_i and y(t_n + theta h) ~ exp(sigma(theta)) . y_n, on the manifold to round-off.
+/// Stages the step itself may skip (an FSAL stage f(y_{n+1})) are computed when first needed.
+struct ContinuousExtension {
+  const ButcherTableau* tableau;
+  int order;   ///< order of the interpolant
+  int degree;  ///< highest power of theta
+  double B[max_stages][max_dense_degree];
+  /// b_i(theta).
+  constexpr double weight(int i, double theta) const {
+    double w = 0.0;
+    for (int k = degree; k >= 1; --k) w = (w + B[i][k - 1]) * theta;
+    return w;
+  }
+};
+
+/// The continuous extension shipped for a tableau (nullptr if none: such methods interpolate by
+/// repeating the step with theta h, the trivial extension of order p).
+const ContinuousExtension* continuous_extension(const ButcherTableau& tableau);
+
 /// A term coef * [K_i, K_j] (K = h f(Y)) added to the algebra argument of stage `row`
 /// (row == stages: the update). Used by RKMK schemes that replace dexpinv by commutators.
 struct CommutatorTerm {
