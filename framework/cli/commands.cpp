@@ -162,8 +162,9 @@ std::string file_identity(const std::string& path) {
 int run(const Registry& registry, const std::vector<std::string>& args) {
   RunRequest req;
   std::vector<std::string> params, options;
-  std::string output, summary, steps;
+  std::string output, summary, steps, output_times;
   long output_every = 1, invariants_every = 1;
+  double output_grid_dt = 0.0;
   double run_timeout = 0.0;
   po::options_description desc("run options");
   desc.add_options()("model", po::value(&req.model)->required(), "model name")(
@@ -175,7 +176,10 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "output", po::value(&output), "CSV time series")("summary", po::value(&summary), "JSON run summary")(
       "steps", po::value(&steps), "CSV log of every adaptive step attempt")(
       "outputs", po::value(&req.solver_outputs)->default_value(100),
-      "output times: of a self-controlled solver; of a kernel-driven run (--output), the first step at or after each of N equally spaced times")(
+      "output at N equally spaced times, exactly (the method's dense output; default: every step of a kernel-driven method, 100 "
+      "times of a self-controlled solver)")(
+      "output-times", po::value(&output_times), "output at exactly these times T1,T2,... (increasing, in [t0, t_end])")(
+      "output-grid", po::value(&output_grid_dt), "output at exactly t0 + k DT, k = 1, 2, ... up to t_end")(
       "output-every", po::value(&output_every)->default_value(1), "write every N-th step to --output (and the last)")(
       "run-timeout", po::value(&run_timeout), "stop the run after SECONDS (exit status 4, as for a plugin that crashes)")(
       "invariants-every", po::value(&invariants_every)->default_value(1),
@@ -212,8 +216,22 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   }
   if (req.solver_outputs < 1 || req.solver_outputs > 10'000'000)
     throw Error(fmt::format("--outputs must be in [1, 10000000] (got {})", req.solver_outputs));
-  const bool outputs_given = !vm["outputs"].defaulted(), every_given = !vm["output-every"].defaulted();
-  if (outputs_given && every_given) throw Error("give --outputs N (N output times) or --output-every N (every N-th step), not both");
+  {
+    std::vector<std::string> given;
+    for (const char* o : {"outputs", "output-times", "output-grid", "output-every"})
+      if (vm.count(o) && !vm[o].defaulted()) given.push_back(fmt::format("--{}", o));
+    if (given.size() > 1)
+      throw Error(fmt::format("{} each choose the output points: give one of --outputs N, --output-times T1,T2,..., --output-grid DT "
+                              "(exact times) or --output-every N (every N-th step)", fmt::join(given, " and ")));
+  }
+  if (!vm["outputs"].defaulted()) req.output_times = equal_output_times(req.t0, req.t_end, req.solver_outputs);
+  if (vm.count("output-times"))
+    req.output_times = Settings({{"output-times", "", "", ""}}, {{"output-times", output_times}}, "run").numbers("output-times", {});
+  if (vm.count("output-grid")) {
+    if (!(output_grid_dt > 0) || !std::isfinite(output_grid_dt))
+      throw Error(fmt::format("--output-grid must be a positive finite time step (got {})", output_grid_dt));
+    req.output_times = output_grid(req.t0, req.t_end, output_grid_dt);
+  }
   // One file per output: two options naming the same file would overwrite each other.
   {
     std::vector<std::pair<const char*, std::string>> files;
@@ -246,11 +264,8 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   std::unique_ptr<Thinning> every;
   if (!output.empty()) {
     csv = std::make_unique<CsvWriter>(output, *prepared.model, diagnostics);
-    // A self-controlled solver writes its own --outputs times; a kernel-driven run is thinned.
-    every = std::make_unique<Thinning>(
-        outputs_given && !prepared.method.self_controlled
-            ? Thinning::on_grid(*csv, prepared.spec.t0, prepared.spec.t_end, req.solver_outputs, prepared.model->size())
-            : Thinning::every_nth(*csv, output_every, prepared.model->size()));
+    // Requested output times reach the file as they are; steps may be thinned (--output-every).
+    every = std::make_unique<Thinning>(Thinning::every_nth(*csv, output_every, prepared.model->size()));
     observers.add(*every);
   }
   if (!steps.empty()) {

@@ -205,6 +205,41 @@ std::string step_failure_detail(Model& model, Stepper& stepper) {
   return d;
 }
 
+/// Output at requested times inside accepted steps (RunSpec::output_times): the stepper's dense
+/// output, with its model evaluations counted in Stats::output_evals instead of the counters.
+struct DenseOutput {
+  const std::vector<double>& times;
+  std::size_t next = 0;
+  Eigen::VectorXd y_out;
+
+  DenseOutput(const RunSpec& spec, Eigen::Index n) : times(spec.output_times), y_out(times.empty() ? 0 : n) {
+    while (next < times.size() && times[next] <= spec.t0) ++next;  // t0 is output anyway
+  }
+  bool active() const { return !times.empty(); }
+  /// Output every requested time in (t, t + h] of the accepted step from (t, y) to (t_new, y_new);
+  /// `work`: scratch of the error estimate's size.
+  void emit(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
+            ConstVec y, ConstVec y_new, Vec work) {
+    if (next >= times.size() || times[next] > t_new) return;
+    const Counters before = run.model.counters();
+    for (; next < times.size() && times[next] <= t_new; ++next) {
+      const double tau = times[next];
+      if (tau == t_new) {
+        observer.on_output(tau, y_new);
+        continue;
+      }
+      const Status s = stepper.interpolate(t, h, y, y_new, (tau - t) / h, y_out, work);
+      if (s != Status::ok || !y_out.allFinite())
+        run.fail(fmt::format("method '{}': the dense output at t = {} (inside the step from t = {} with h = {}) failed: {}", method.name,
+                             tau, t, h, s != Status::ok ? describe_status(s, step_failure_detail(run.model, stepper)) : "non-finite state"));
+      observer.on_output(tau, y_out);
+    }
+    const Counters& after = run.model.counters();
+    run.result.stats.output_evals += (after.f_evals - before.f_evals) + (after.F_evals - before.F_evals);
+    run.model.counters() = before;
+  }
+};
+
 }  // namespace
 
 RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
@@ -212,6 +247,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
+  check_output_times(spec);
   model.prepare();
   std::string init_error;
   if (stepper.init(model, init_error) != Status::ok)
@@ -235,6 +271,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   Eigen::VectorXd& y = run.result.y;
   double& t = run.result.t;
   observer.on_output(t, y);
+  DenseOutput dense(spec, n);
 
   const double T = spec.t_end;
   if (!adaptive) {
@@ -256,11 +293,12 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
       if (!y_new.allFinite())
         run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
       run.check_bounded(t_next, y_new);
+      report_diagnostics();
+      if (dense.active()) dense.emit(run, stepper, method, observer, t, h, t_next, y, y_new, err);
       y.swap(y_new);
       t = t_next;
       run.accept(h);
-      report_diagnostics();
-      observer.on_output(t, y);
+      if (!dense.active()) observer.on_output(t, y);
       run.check_invariants(t, y, k + 1 == steps);
     }
     run.finish();
@@ -328,11 +366,13 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     observer.on_step(t, h, e, accepted);
     factor = std::min(factor, c.max_growth);
     if (accepted) {
-      run.check_bounded(last ? T : t + h, y_new);
+      const double t_new = last ? T : t + h;
+      run.check_bounded(t_new, y_new);
+      if (dense.active()) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, err);
       y.swap(y_new);
-      t = last ? T : t + h;
+      t = t_new;
       run.accept(h);
-      observer.on_output(t, y);
+      if (!dense.active()) observer.on_output(t, y);
       run.check_invariants(t, y, last);
     } else {
       ++run.result.stats.rejected_steps;
@@ -343,10 +383,46 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   return run.result;
 }
 
+std::vector<double> equal_output_times(double t0, double t_end, long n) {
+  std::vector<double> out;
+  for (long k = 1; k <= n; ++k) out.push_back(k == n ? t_end : t0 + (t_end - t0) * static_cast<double>(k) / static_cast<double>(n));
+  return out;
+}
+
+std::vector<double> output_grid(double t0, double t_end, double dt) {
+  if (!(dt > 0) || !std::isfinite(dt)) throw Error(fmt::format("the output grid's spacing must be a positive finite number (got {})", dt));
+  const double count = (t_end - t0) / dt;
+  if (count > 1e7) throw Error(fmt::format("an output grid of spacing {} over [{}, {}] has {:.3g} times (at most 1e7): give a larger spacing", dt, t0, t_end, count));
+  std::vector<double> out;
+  for (long k = 1;; ++k) {
+    const double tau = t0 + static_cast<double>(k) * dt;
+    if (tau > t_end - 1e-9 * dt) {
+      if (std::abs(tau - t_end) <= 1e-9 * dt) out.push_back(t_end);
+      break;
+    }
+    out.push_back(tau);
+  }
+  return out;
+}
+
+void check_output_times(const RunSpec& spec) {
+  double previous = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < spec.output_times.size(); ++k) {
+    const double tau = spec.output_times[k];
+    if (!std::isfinite(tau) || tau < spec.t0 || tau > spec.t_end)
+      throw Error(fmt::format("output time {} (number {} of {}) is outside the run's time span [{}, {}]: give times between t0 and t_end",
+                              tau, k + 1, spec.output_times.size(), spec.t0, spec.t_end));
+    if (!(tau > previous))
+      throw Error(fmt::format("output times must increase: {} (number {}) follows {}; sort them and remove repeats", tau, k + 1, previous));
+    previous = tau;
+  }
+}
+
 RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer) {
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
+  check_output_times(spec);
   model.prepare();
   SolverTolerances tol{spec.control.rtol, spec.control.atol, spec.step};
   std::string init_error;
@@ -373,17 +449,23 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   } report{solver, observer, run.result, Eigen::VectorXd(solver.diagnostic_count())};
   solver.on_step(&StepReport::call, &report);
   observer.on_output(spec.t0, y0);
-  const int outputs = std::max(1, spec.solver_outputs);
+  // The requested times (t0 is output above), or solver_outputs equal intervals; then t_end.
+  std::vector<double> times;
+  for (const double tau : spec.output_times)
+    if (tau > spec.t0) times.push_back(tau);
+  if (spec.output_times.empty()) times = equal_output_times(spec.t0, spec.t_end, std::max(1, spec.solver_outputs));
+  const bool end_requested = !times.empty() && times.back() == spec.t_end;
+  if (!end_requested) times.push_back(spec.t_end);
   Eigen::VectorXd y_out(n);
   run.before_finish = [&](Stats& stats) { solver.add_stats(stats); };
-  for (int k = 1; k <= outputs; ++k) {
-    const double t_out = k == outputs ? spec.t_end : spec.t0 + (spec.t_end - spec.t0) * k / outputs;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const double t_out = times[k];
     if (solver.advance(t_out, y_out) != Status::ok) run.fail(solver.last_error());
     if (!y_out.allFinite()) run.fail(fmt::format("non-finite state at t = {}", t_out));
     run.check_bounded(t_out, y_out);
     run.result.y = y_out;
     run.result.t = t_out;
-    observer.on_output(t_out, y_out);
+    if (end_requested || k + 1 < times.size()) observer.on_output(t_out, y_out);
     run.check_invariants(t_out, y_out, true);
   }
   run.finish();

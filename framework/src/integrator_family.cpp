@@ -22,8 +22,11 @@ IntegratorFamily::IntegratorFamily(const liesim_plugin* plugin, const std::strin
       info.summary = metadata_text(m, "summary", name);
       info.order = m.value("order", 0);
       info.embedded_order = m.value("embedded_order", 0);
+      info.dense_order = m.value("dense_order", 0);
       info.lie_group = m.value("lie_group", false);
       info.self_controlled = m.value("self_controlled", false);
+      if (info.self_controlled) info.dense_order = 0;
+      else if (info.dense_order <= 0) info.dense_order = info.order;  // the step repeated with theta h
       info.needs = m.value("needs", std::string());
       info.needs_mechanics = m.value("needs_mechanics", false) || !info.needs.empty();
       if (info.needs_mechanics && info.needs.empty()) info.needs = "mechanical";  // a plugin of ABI 2.2

@@ -57,6 +57,8 @@ PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
   p.spec.t_end = r.t_end;
   p.spec.step = r.step;
   p.spec.solver_outputs = r.solver_outputs;
+  p.spec.output_times = r.output_times;
+  check_output_times(p.spec);
   p.spec.control.rtol = r.rtol;
   p.spec.control.atol = r.atol;
   p.spec.control = parse_step_control(p.control, p.spec.control);

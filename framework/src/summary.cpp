@@ -53,7 +53,8 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
                 {"nonlinear_iters", s.nonlinear_iters},
                 {"nonlinear_conv_fails", s.nonlinear_conv_fails},
                 {"h_min_used", s.h_min_used},
-                {"h_max_used", s.h_max_used}};
+                {"h_max_used", s.h_max_used},
+                {"output_evals", s.output_evals}};
   json invariants = json::object();
   for (std::size_t k = 0; k < inv.info().size(); ++k) {
     const auto i = static_cast<Eigen::Index>(k);

@@ -13,9 +13,17 @@ class ErkStepper final : public sdk::Stepper {
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::embedding : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+  /// The table's continuous extension where it has one (and the step advances with b), else the
+  /// step repeated with theta h.
+  Status interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept override;
 
  private:
+  /// Stage i of the step from (t, y) with h, from the stages before it.
+  Status stage(int i, double t, double h, ConstVec y) noexcept;
+
   const ButcherTableau& tab_;
+  const ContinuousExtension* dense_;  ///< nullptr: interpolation repeats the step
+  int computed_stages_ = 0;           ///< stages of the last step in K_ (the extension may need more)
   bool adaptive_;
   bool embedded_solution_;
   int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)

@@ -46,7 +46,10 @@ class ClassicalRkFamily final : public sdk::IntegratorFamily {
     std::vector<MethodInfo> out;
     for (const auto& e : entries) {
       const ButcherTableau* t = find_butcher(e.table);
-      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), t->order, e.adaptive ? t->embedded_order : 0, false, false, {}, false, ""});
+      MethodInfo m{e.name, fmt::format("{} [{}]", e.summary, e.table), t->order, e.adaptive ? t->embedded_order : 0, false, false, {}, false, ""};
+      const ContinuousExtension* dense = continuous_extension(*t);
+      m.dense_order = dense != nullptr ? dense->order : t->order;  // else the step repeated with theta h
+      out.push_back(std::move(m));
     }
     return out;
   }

@@ -53,8 +53,8 @@ Status LieGeneralizedAlpha::acceleration(double t, const RowMajor3& R, const Eig
 
 void LieGeneralizedAlpha::advance(double h, const Eigen::Vector3d& wdot1) noexcept {
   a1_ = ((1.0 - alpha_f_) * wdot1 + alpha_f_ * wdot0_ - alpha_m_ * a0_) / (1.0 - alpha_m_);
-  const Eigen::Vector3d dq = w0_ + ((0.5 - beta_) * h) * a0_ + (beta_ * h) * a1_;
-  R1_ = R0_ * lie::SO3::exp(h * dq);
+  hdq_ = h * (w0_ + ((0.5 - beta_) * h) * a0_ + (beta_ * h) * a1_);
+  R1_ = R0_ * lie::SO3::exp(hdq_);
   w1_ = w0_ + ((1.0 - gamma_) * h) * a0_ + (gamma_ * h) * a1_;
 }
 
@@ -72,6 +72,7 @@ Status LieGeneralizedAlpha::step(double t, double h, ConstVec y, Vec y_new, Vec 
     a0_ = wdot0_;
   }
   z_ = wdot0_;
+  wdot_start_ = wdot0_;
   const NewtonResult r = newton_.solve(z_, [&](ConstVec z, Vec res) {
     const Eigen::Vector3d wdot1 = z;
     advance(h, wdot1);
@@ -96,6 +97,17 @@ Status LieGeneralizedAlpha::step(double t, double h, ConstVec y, Vec y_new, Vec 
   last_y_ = y_new;
   last_t_ = t + h;
   have_memory_ = true;
+  return Status::ok;
+}
+
+Status LieGeneralizedAlpha::interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept {
+  (void)t;
+  (void)work;
+  rb_->from_state(y_new, R1_, x_, w1_, v_);
+  rb_->from_state(y, R0_, x_, w0_, v_);
+  const Eigen::Vector3d xi = (theta * h) * w0_ + (theta * theta) * (hdq_ - h * w0_);
+  const Eigen::Vector3d w = w0_ + (theta * h) * wdot_start_ + (theta * theta) * (w1_ - w0_ - h * wdot_start_);
+  rb_->to_state(R0_ * lie::SO3::exp(xi), x_, w, v_, out);
   return Status::ok;
 }
 

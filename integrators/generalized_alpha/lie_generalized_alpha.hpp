@@ -25,6 +25,10 @@ class LieGeneralizedAlpha final : public sdk::Stepper {
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+  /// Dense output of order 2 that leaves the method's memory alone (repeating the step would
+  /// restart it): R(theta) = R_n exp(theta h w_n + theta^2 (h dq - h w_n)),
+  /// w(theta) = w_n + theta h w'_n + theta^2 (w_{n+1} - w_n - h w'_n); both end at the step's values.
+  Status interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept override;
   /// residual (of the equations of motion at the accepted step), newton_iterations.
   void diagnostics(Vec out) const noexcept override {
     out[0] = residual_;
@@ -47,6 +51,7 @@ class LieGeneralizedAlpha final : public sdk::Stepper {
   // The step's start and its memory from the last step: the acceleration and pseudo-acceleration.
   RowMajor3 R0_, R1_;
   Eigen::Vector3d x_, v_, w0_, w1_, a0_, a1_, wdot0_, acc_;
+  Eigen::Vector3d hdq_, wdot_start_;  ///< the last step's h dq and w'_n (for interpolate)
   Eigen::VectorXd z_, last_y_;
   double last_t_ = 0.0;
   bool have_memory_ = false;

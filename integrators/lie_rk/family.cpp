@@ -71,7 +71,11 @@ class LieRkFamily final : public sdk::IntegratorFamily {
     std::vector<MethodInfo> out;
     for (const auto& e : entries) {
       const auto [p, q] = orders(e);
-      out.push_back({e.name, fmt::format("{} [{}]", e.summary, e.table), p, e.adaptive ? q : 0, true, false, {}, false, ""});
+      MethodInfo m{e.name, fmt::format("{} [{}]", e.summary, e.table), p, e.adaptive ? q : 0, true, false, {}, false, ""};
+      // RKMK with dexpinv: the table's continuous extension in the algebra; else the step repeated with theta h.
+      const ContinuousExtension* dense = e.kind == Kind::rkmk ? continuous_extension(*find_butcher(e.table)) : nullptr;
+      m.dense_order = dense != nullptr ? dense->order : p;
+      out.push_back(std::move(m));
     }
     return out;
   }

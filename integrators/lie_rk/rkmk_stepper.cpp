@@ -24,6 +24,7 @@ Status RkmkStepper::init(Model& model, std::string& error) noexcept {
     used_stages_ = adaptive_ ? s : stages_needed(tab, embedded_solution_ ? tab.b_hat : tab.b);
     for (const auto& c : scheme_.commutators)
       if (c.row == s) used_stages_ = std::max({used_stages_, c.i + 1, c.j + 1});
+    dense_ = scheme_.commutators.empty() && !embedded_solution_ ? continuous_extension(tab) : nullptr;
     K_.setZero(d, s);
     u_.setZero(d);
     f_.setZero(d);
@@ -68,28 +69,34 @@ void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
   }
 }
 
-Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
+Status RkmkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
   const ButcherTableau& tab = *scheme_.tableau;
   const HomogeneousSpace& space = model_->space();
   Status s = Status::ok;
-  for (int i = 0; i < used_stages_; ++i) {
-    u_.setZero();
-    bool moved = false;
-    for (int j = 0; j < i; ++j)
-      if (tab.A[i][j] != 0.0) {
-        u_.noalias() += (h * tab.A[i][j]) * K_.col(j);
-        moved = true;
-      }
-    if (!scheme_.commutators.empty()) add_commutators(i, h, u_);
-    if (moved) {
-      if ((s = space.act_exp(u_, y, Y_)) != Status::ok) return s;
-      if ((s = model_->generator(t + tab.c[i] * h, Y_, f_)) != Status::ok) return s;
-      if ((s = stage_derivative(u_, f_, K_.col(i))) != Status::ok) return s;
-    } else {
-      // u_i = 0: Y_i = y_n and dexpinv_0 = identity.
-      if ((s = model_->generator(t + tab.c[i] * h, y, K_.col(i))) != Status::ok) return s;
+  u_.setZero();
+  bool moved = false;
+  for (int j = 0; j < i; ++j)
+    if (tab.A[i][j] != 0.0) {
+      u_.noalias() += (h * tab.A[i][j]) * K_.col(j);
+      moved = true;
     }
+  if (!scheme_.commutators.empty()) add_commutators(i, h, u_);
+  if (!moved)  // u_i = 0: Y_i = y_n and dexpinv_0 = identity.
+    return model_->generator(t + tab.c[i] * h, y, K_.col(i));
+  if ((s = space.act_exp(u_, y, Y_)) != Status::ok) return s;
+  if ((s = model_->generator(t + tab.c[i] * h, Y_, f_)) != Status::ok) return s;
+  return stage_derivative(u_, f_, K_.col(i));
+}
+
+Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
+  const ButcherTableau& tab = *scheme_.tableau;
+  const HomogeneousSpace& space = model_->space();
+  computed_stages_ = 0;
+  for (int i = 0; i < used_stages_; ++i) {
+    const Status s = stage(i, t, h, y);
+    if (s != Status::ok) return s;
   }
+  computed_stages_ = used_stages_;
   sigma_.setZero();
   sigma_hat_.setZero();
   for (int i = 0; i < used_stages_; ++i) {
@@ -99,6 +106,21 @@ Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
   if (!scheme_.commutators.empty()) add_commutators(tab.stages, h, sigma_);
   if (adaptive_) err = sigma_ - sigma_hat_;
   return space.act_exp(embedded_solution_ ? sigma_hat_ : sigma_, y, y_new);
+}
+
+Status RkmkStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept {
+  if (dense_ == nullptr) return sdk::Stepper::interpolate(t, h, y, y_new, theta, out, work);
+  // A stage the step skipped (DOPRI5's at y_{n+1} at a fixed step), once per step.
+  for (; computed_stages_ < scheme_.tableau->stages; ++computed_stages_) {
+    const Status s = stage(computed_stages_, t, h, y);
+    if (s != Status::ok) return s;
+  }
+  sigma_.setZero();
+  for (int i = 0; i < scheme_.tableau->stages; ++i) {
+    const double w = dense_->weight(i, theta);
+    if (w != 0.0) sigma_.noalias() += (h * w) * K_.col(i);
+  }
+  return model_->space().act_exp(sigma_, y, out);
 }
 
 }  // namespace liesim::lie_rk

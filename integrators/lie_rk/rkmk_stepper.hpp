@@ -21,9 +21,15 @@ class RkmkStepper final : public sdk::Stepper {
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::algebra : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+  /// The table's continuous extension in the Lie algebra, exp(h sum_i b_i(theta) k_i) . y_n (on M to
+  /// round-off), where the table has one, the step advances with b and no commutator replaces
+  /// dexpinv; else the step repeated with theta h.
+  Status interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept override;
   std::string last_error() const override { return error_; }
 
  private:
+  /// Stage derivative k_i of the step from (t, y) with h, from the stages before it.
+  Status stage(int i, double t, double h, ConstVec y) noexcept;
   Status stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept;
   void add_commutators(int row, double h, Vec u) noexcept;
 
@@ -33,6 +39,8 @@ class RkmkStepper final : public sdk::Stepper {
   bool adaptive_;
   bool embedded_solution_;
   int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)
+  const ContinuousExtension* dense_ = nullptr;  ///< nullptr: interpolation repeats the step
+  int computed_stages_ = 0;  ///< stages of the last step in K_ (the extension may need more)
   Model* model_ = nullptr;
   Eigen::MatrixXd K_;                      // d x s stage derivatives
   Eigen::VectorXd u_, f_, Y_, sigma_, sigma_hat_, w1_, w2_;

@@ -327,7 +327,7 @@ TEST_CASE("--output-every writes every N-th point and always the last") {
   fs::remove_all(d);
 }
 
-TEST_CASE("--outputs N thins a kernel-driven run to N equally spaced times, fixed step or adaptive") {
+TEST_CASE("--outputs N, --output-times and --output-grid write exactly the requested times, fixed step or adaptive") {
   const fs::path d = temp_dir();
   auto times = [&](const fs::path& f) {
     std::vector<double> t;
@@ -339,18 +339,33 @@ TEST_CASE("--outputs N thins a kernel-driven run to N equally spaced times, fixe
               .code == 0);
   const auto fixed = times(d / "f.csv");
   REQUIRE(fixed.size() == 11);  // t = 0, 0.1, ..., 1 (not the 1001 steps)
-  for (std::size_t k = 0; k < fixed.size(); ++k) CHECK(fixed[k] == doctest::Approx(0.1 * static_cast<double>(k)).epsilon(1e-12));
+  for (std::size_t k = 0; k < fixed.size(); ++k) CHECK(fixed[k] == doctest::Approx(0.1 * static_cast<double>(k)).epsilon(1e-15));
+  // Adaptive: the requested times exactly (the dense output inside the steps), never the nearest step.
   REQUIRE(run_liesim("run --model rigid_body --integrator rkmk45 --rtol 1e-10 --atol 1e-10 --t-end 2 --outputs 4 --output " +
                      (d / "a.csv").string()).code == 0);
-  const auto adaptive = times(d / "a.csv");
-  REQUIRE(adaptive.size() >= 2);
-  CHECK(adaptive.size() <= 5);
-  CHECK(adaptive.front() == 0.0);
-  CHECK(adaptive.back() == doctest::Approx(2.0).epsilon(1e-14));
+  CHECK(times(d / "a.csv") == std::vector<double>{0, 0.5, 1, 1.5, 2});
+  REQUIRE(run_liesim("run --model rigid_body --integrator dopri45 --rtol 1e-8 --atol 1e-8 --t-end 2 --output-times 0.1,0.35,1.7 --output " +
+                     (d / "t.csv").string()).code == 0);
+  CHECK(times(d / "t.csv") == std::vector<double>{0, 0.1, 0.35, 1.7});
+  REQUIRE(run_liesim("run --model rigid_body --integrator cvode_bdf --rtol 1e-8 --atol 1e-8 --t-end 1 --output-grid 0.25 --output " +
+                     (d / "g.csv").string()).code == 0);
+  CHECK(times(d / "g.csv") == std::vector<double>{0, 0.25, 0.5, 0.75, 1});
   const auto both = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --outputs 10 --output-every 2 --output " +
                                (d / "b.csv").string());
   CHECK(both.code != 0);
-  CHECK(has(both.out, "not both"));
+  CHECK(has(both.out, "--outputs and --output-every each choose the output points"));
+  const auto unsorted = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --output-times 0.5,0.2");
+  CHECK(unsorted.code != 0);
+  CHECK(has(unsorted.out, "output times must increase"));
+  const auto outside = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --output-times 0.5,3");
+  CHECK(outside.code != 0);
+  CHECK(has(outside.out, "outside the run's time span [0, 1]"));
+  const auto text = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --output-times 0.5,x");
+  CHECK(text.code != 0);
+  CHECK(has(text.out, "not a comma-separated list of numbers"));
+  const auto grid = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --output-grid -1");
+  CHECK(grid.code != 0);
+  CHECK(has(grid.out, "--output-grid must be a positive finite time step"));
   const auto huge = run_liesim("run --model rigid_body --integrator rk4 --step 0.01 --outputs 2000000000");
   CHECK(huge.code != 0);
   CHECK(has(huge.out, "--outputs must be in [1, 10000000]"));

@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace liesim {
 
@@ -50,7 +51,12 @@ struct RunSpec {
   double t_end = 1.0;          ///< final time
   double step = 0.0;           ///< > 0: fixed step size
   StepControl control;         ///< used when step == 0
-  int solver_outputs = 100;    ///< output times of self-controlled solvers (equally spaced)
+  int solver_outputs = 100;    ///< output times of self-controlled solvers (equally spaced) when output_times is empty
+  /// Output at exactly these times (increasing, in [t0, t_end]; t0 is always output), from the
+  /// method's dense output inside the steps (liesim/integrator.hpp, Stepper::interpolate) or the
+  /// solver's interpolation. Empty: every accepted step of a kernel-driven method, solver_outputs
+  /// equal intervals of a self-controlled solver.
+  std::vector<double> output_times;
   DivergenceBounds divergence;  ///< when the run ends as diverged
 };
 
@@ -86,7 +92,15 @@ DivergenceBounds parse_divergence(const Settings& options);
 /// (requires an embedded pair). Throws RunFailure on solver failure or non-finite state.
 RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
                     ConstVec y0, Observer& observer);
-/// Integrate with a self-controlled solver, with output at spec.solver_outputs equal intervals.
+/// n equally spaced output times t0 + k (t_end - t0) / n, k = 1 ... n (the last exactly t_end).
+std::vector<double> equal_output_times(double t0, double t_end, long n);
+/// The output grid t0 + k dt, k = 1, 2, ..., up to t_end (a time within 1e-9 dt of t_end is t_end).
+std::vector<double> output_grid(double t0, double t_end, double dt);
+/// Check spec.output_times: finite, increasing, inside [t0, t_end]; throws liesim::Error naming the
+/// first bad time and the fix.
+void check_output_times(const RunSpec& spec);
+/// Integrate with a self-controlled solver, with output at spec.output_times (or spec.solver_outputs
+/// equal intervals).
 RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer);
 
 /// The default first step of an adaptive kernel-driven run, the starting step size algorithm of

@@ -49,6 +49,17 @@ class Stepper {
 #endif
     out.setConstant(std::numeric_limits<double>::quiet_NaN());
   }
+  /// Dense output: the state at t + theta h, theta in [0, 1], inside the step just taken from (t, y)
+  /// to y_new (after that step, before the next); `work`: scratch of the error estimate's size. A
+  /// plugin without an interpolant (ABI < 2.6) repeats the step with theta h.
+  Status interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept {
+#if LIESIM_ABI_MINOR >= 6
+    if (LIESIM_HAS_MEMBER(api_, liesim_integrator_api, stepper_interpolate) && api_->stepper_interpolate != nullptr)
+      return to_status(api_->stepper_interpolate(s_, t, h, y.data(), y_new.data(), theta, out.data(), work.data()));
+#endif
+    (void)y_new;
+    return step(t, theta * h, y, out, work);
+  }
   /// Message for the last non-ok status.
   std::string last_error() const { return log_->last_error(); }
 

@@ -32,6 +32,10 @@ struct MethodInfo {
   std::vector<DiagnosticInfo> diagnostics;  ///< what the method reports after every step (ABI 2.2)
   bool needs_mechanics = false;  ///< runs only models with a description beyond f and F (`needs` names it; true for every non-empty `needs`)
   std::string needs;             ///< that description: "mechanical" (a Lagrangian or a rigid body, ABI 2.2), "hamiltonian" (on T*G), "riemannian" (a metric: exp, log, distance; ABI 2.3), or empty
+  /// Order q of the interpolant inside a step of a kernel-driven method (dense output, ABI 2.6:
+  /// local error O(h^(q+1))); 0 when the method does not state it (then its order: the step is
+  /// repeated with theta h), and for self-controlled solvers (whose interpolants vary with the step).
+  int dense_order = 0;
 };
 
 /// Step-size settings given to a self-controlled solver.

@@ -47,19 +47,15 @@ class ObserverList final : public Observer {
   std::vector<Observer*> list_;
 };
 
-/// Thins the output points: forwards the first one and then either every n-th one or the first
-/// at or after each time of an equally spaced grid; finish() forwards the last point if it was
-/// skipped, so that the final state is always written.
+/// Thins the output points: forwards the first one and then every n-th one; finish() forwards the
+/// last point if it was skipped, so that the final state is always written. (Output at given times
+/// is the driver's: RunSpec::output_times.)
 class Thinning final : public Observer {
  public:
   /// Every `n` >= 1 output points, states of size `size`.
-  static Thinning every_nth(Observer& inner, long n, Eigen::Index size) { return Thinning(inner, n, 0.0, 0.0, size); }
-  /// The first point at or after each of t0 + k (t_end - t0) / n, k = 1 ... n (n >= 1).
-  static Thinning on_grid(Observer& inner, double t0, double t_end, long n, Eigen::Index size) {
-    return Thinning(inner, n, t0, (t_end - t0) / static_cast<double>(n), size);
-  }
+  static Thinning every_nth(Observer& inner, long n, Eigen::Index size) { return Thinning(inner, n, size); }
   void on_output(double t, ConstVec y) override {
-    if (keep(t)) {
+    if (count_++ % n_ == 0) {
       inner_.on_output(t, y);
       pending_ = false;
     } else {
@@ -77,21 +73,10 @@ class Thinning final : public Observer {
   }
 
  private:
-  Thinning(Observer& inner, long n, double t0, double dt, Eigen::Index size)
-      : inner_(inner), n_(n), t0_(t0), dt_(dt), last_(size) {}
-  bool keep(double t) {
-    if (count_++ == 0) return true;
-    if (dt_ <= 0) return (count_ - 1) % n_ == 0;
-    // Grid time k: t0 + k dt, reached within round-off of the step sum.
-    const double next = t0_ + static_cast<double>(k_ + 1) * dt_;
-    if (t < next - 1e-9 * std::abs(dt_)) return false;
-    while (t0_ + static_cast<double>(k_ + 1) * dt_ <= t + 1e-9 * std::abs(dt_)) ++k_;
-    return true;
-  }
+  Thinning(Observer& inner, long n, Eigen::Index size) : inner_(inner), n_(n), last_(size) {}
   Observer& inner_;
   long n_;
-  double t0_, dt_;
-  long count_ = 0, k_ = 0;
+  long count_ = 0;
   double t_ = 0.0;
   Eigen::VectorXd last_;
   bool pending_ = false;

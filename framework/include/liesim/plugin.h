@@ -36,12 +36,13 @@ extern "C" {
  * Riemannian metric of a model's manifold (geodesic methods); 2.4: observables of a model (named
  * quantities with units written beside the state, e.g. a controller's tracking error); 2.5: the
  * kind and scale of each invariant (which ones the exact flow conserves or dissipates: the host
- * ends a run whose checked invariant grows past its bound as diverged). */
+ * ends a run whose checked invariant grows past its bound as diverged); 2.6: dense output of a
+ * kernel-driven stepper (the state inside its last step, for output at requested times and events). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 5
+#define LIESIM_ABI_MINOR 6
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -374,6 +375,18 @@ typedef struct liesim_integrator_api {
   /* Report every internal step the solver accepts: step(context, t_new, h, y_new) right after the
    * step (solver_diagnostics then gives that step's values). NULL stops the reports. */
   void (*solver_on_step)(liesim_solver* s, void (*step)(void* context, double t, double h, const double* y), void* context);
+#endif
+#if LIESIM_ABI_MINOR >= 6
+  /* ---- ABI 2.6: dense output ----
+   * The state at t + theta h, theta in [0, 1], inside the step just taken from (t, y) to y_new:
+   * the host calls it after an accepted step and before the next step (for output at requested
+   * times and for events). It may evaluate the model and use `work` (as many doubles as the
+   * step's error estimate: n, or d for algebra errors) as scratch; it must not change what the next
+   * step computes. A method states the order q of its interpolant (local error O(h^(q+1))) in its
+   * metadata entry, "dense_order": q. NULL (or a plugin older than 2.6): the host repeats the step
+   * from (t, y) with theta h, the trivial continuous extension of the method's own order. */
+  liesim_status (*stepper_interpolate)(liesim_stepper* s, double t, double h, const double* y, const double* y_new, double theta,
+                                       double* out, double* work);
 #endif
 } liesim_integrator_api;
 

@@ -21,7 +21,8 @@ struct RunRequest {
   double step = 0.0;                              ///< fixed step (> 0), or 0 for tolerances
   double rtol = 0.0;                              ///< relative tolerance (adaptive)
   double atol = 0.0;                              ///< absolute tolerance (adaptive)
-  int solver_outputs = 100;                       ///< output times of self-controlled solvers
+  int solver_outputs = 100;                       ///< output times of self-controlled solvers (when output_times is empty)
+  std::vector<double> output_times;               ///< output at exactly these times (RunSpec::output_times)
   std::vector<double> y0;                         ///< initial state instead of the model's (empty: the model's)
 };
 

@@ -22,6 +22,9 @@ struct Stats {
   double h_min_used = 0.0;            ///< smallest accepted step size
   double h_max_used = 0.0;            ///< largest accepted step size
   double wall_time_s = 0.0;           ///< wall time of the integration loop
+  /// f and F evaluations spent inside steps for output at requested times (dense output), kept out
+  /// of `counters` so that the work of a run does not depend on how often it is sampled.
+  std::int64_t output_evals = 0;
 };
 
 }  // namespace liesim

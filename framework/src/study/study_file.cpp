@@ -1,5 +1,6 @@
 // Study files (TOML, read with toml++): strict keys and types, errors with file, line and key.
 #include <liesim/status.hpp>
+#include <liesim/driver.hpp>
 #include <liesim/study/study_file.hpp>
 #include <liesim/child_process.hpp>
 
@@ -175,7 +176,7 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
 
 /// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
 void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases, std::set<std::string>& names) {
-  check_keys(w, t, "[[case]]", {"name", "model", "parameters", "pair", "t_end", "outputs", "sweep"});
+  check_keys(w, t, "[[case]]", {"name", "model", "parameters", "pair", "t_end", "outputs", "output_grid", "sweep"});
   CaseSpec c;
   c.line = static_cast<int>(t.source().begin.line);
   if (!t.contains("name")) w.fail(c.line, "[[case]] needs a 'name'");
@@ -189,7 +190,32 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
     if (c.pair.empty()) w.fail(*n, "key 'pair' is empty: give the parameters of the second initial point, e.g. { latitude = 30 }");
   }
   if (const auto* n = t.get("t_end")) c.t_end = get_positive(w, *n, "t_end");
-  if (const auto* n = t.get("outputs")) c.outputs = get_integer(w, *n, "outputs", 1, max_outputs);
+  if (const auto* n = t.get("outputs")) {
+    if (const auto* times = n->as_array()) {
+      if (times->empty()) w.fail(*n, "key 'outputs' is an empty list: give the output times [T1, T2, ...] or a count N");
+      for (auto&& v : *times) c.output_times.push_back(get_number(w, v, "outputs"));
+    } else {
+      c.outputs = get_integer(w, *n, "outputs", 1, max_outputs);
+    }
+  }
+  if (const auto* n = t.get("output_grid")) {
+    if (!c.output_times.empty()) w.fail(*n, "give the output times as 'outputs = [T1, T2, ...]' or as 'output_grid = DT', not both");
+    try {
+      c.output_times = output_grid(0.0, c.t_end, get_positive(w, *n, "output_grid"));
+    } catch (const Error& e) {
+      w.fail(*n, fmt::format("key 'output_grid': {}", e.what()));
+    }
+  }
+  if (!c.output_times.empty()) {
+    RunSpec span;
+    span.t_end = c.t_end;
+    span.output_times = c.output_times;
+    try {
+      check_output_times(span);
+    } catch (const Error& e) {
+      w.fail(*t.get(t.contains("outputs") ? "outputs" : "output_grid"), fmt::format("case '{}': {}", c.name, e.what()));
+    }
+  }
   std::vector<CaseSpec> expanded{c};
   if (const auto* n = t.get("sweep")) {
     const auto* s = n->as_table();

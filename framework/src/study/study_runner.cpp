@@ -65,6 +65,7 @@ RunRequest request_for(const CaseSpec& c, const std::string& integrator, double 
   q.rtol = tol;
   q.atol = tol;
   q.solver_outputs = c.outputs;
+  q.output_times = c.output_times;
   return q;
 }
 
@@ -72,7 +73,10 @@ RunRequest request_for(const CaseSpec& c, const std::string& integrator, double 
 /// the case's point or (`second`) from its pair's.
 RunRequest request_for(const RunItem& item, double step, bool second = false) {
   RunRequest q = request_for(*item.case_spec, item.integrator, step, item.tolerance, item.group->options);
-  if (item.group->one_step) q.t_end = step;
+  if (item.group->one_step) {
+    q.t_end = step;
+    q.output_times.clear();  // one step: no output inside it
+  }
   if (second)
     for (const auto& [k, v] : item.case_spec->pair) q.parameters[k] = v;
   return q;

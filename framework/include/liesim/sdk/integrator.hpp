@@ -26,6 +26,16 @@ class Stepper {
   virtual Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept = 0;
   /// Values of the method's diagnostics (MethodInfo::diagnostics, in order) after the last step.
   virtual void diagnostics(Vec out) const noexcept { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
+  /// Dense output: the state at t + theta h (theta in [0, 1]) inside the step just taken from
+  /// (t, y) to y_new, called after that step and before the next; `work` is scratch of the error
+  /// estimate's size. It must not change what the next step computes, and must not allocate. The
+  /// default repeats the step with theta h (the trivial continuous extension [Hairer–Nørsett–Wanner
+  /// I, §II.6], of the method's order): override it with a cheaper interpolant (state its order as
+  /// MethodInfo::dense_order), or when the stepper carries memory from one step to the next.
+  virtual Status interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept {
+    (void)y_new;
+    return step(t, theta * h, y, out, work);
+  }
   /// Message for the last non-ok status.
   virtual std::string last_error() const { return {}; }
 };

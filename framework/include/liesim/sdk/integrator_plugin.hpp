@@ -125,6 +125,20 @@ struct IntegratorFunctions {
     solver(p)->solver->set_step_report(report, context);
   }
 #endif
+#if LIESIM_ABI_MINOR >= 6
+  static liesim_status stepper_interpolate(liesim_stepper* p, double t, double h, const double* y, const double* y_new, double theta,
+                                           double* o, double* work) noexcept {
+    StepperInstance* s = stepper(p);
+    const Status st = s->stepper->interpolate(t, h, in(y, s->n), in(y_new, s->n), theta, out(o, s->n), out(work, s->err_size));
+    if (st != Status::ok) {
+      try {
+        log_error(s->context, s->stepper->last_error());
+      } catch (...) {
+      }
+    }
+    return to_c(st);
+  }
+#endif
 
   /// The integrator table without the create functions (each family adds its own).
   static liesim_integrator_api api() noexcept {
@@ -142,6 +156,9 @@ struct IntegratorFunctions {
     t.stepper_diagnostics = &stepper_diagnostics;
     t.solver_diagnostics = &solver_diagnostics;
     t.solver_on_step = &solver_on_step;
+#endif
+#if LIESIM_ABI_MINOR >= 6
+    t.stepper_interpolate = &stepper_interpolate;
 #endif
     return t;
   }
@@ -222,6 +239,7 @@ struct IntegratorAdapter {
         nlohmann::json diagnostics = nlohmann::json::array();
         for (const auto& d : m.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
         methods.push_back({{"name", m.name}, {"summary", m.summary}, {"order", m.order}, {"embedded_order", m.embedded_order},
+                           {"dense_order", m.dense_order > 0 ? m.dense_order : m.order},
                            {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled},
                            {"options", specs_json(f.options(m.name))}, {"diagnostics", diagnostics},
                            {"needs_mechanics", m.needs_mechanics || !m.needs.empty()}, {"needs", m.needs}});

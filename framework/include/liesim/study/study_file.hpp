@@ -33,7 +33,10 @@ struct CaseSpec {
   /// latitude); the runs measure d(phi_h(p), phi_h(q)) / d(p, q) (thesis ch. 4, B-stability).
   std::map<std::string, std::string> pair;
   double t_end = 1.0;
-  int outputs = 100;  ///< output times for self-controlled solvers
+  int outputs = 100;  ///< `outputs = N`: output times of self-controlled solvers (kernel-driven runs write every step)
+  /// `outputs = [T1, T2, ...]` or `output_grid = DT`: every run's output at exactly these times
+  /// (dense output; RunSpec::output_times).
+  std::vector<double> output_times;
   int line = 0;
 };
 
