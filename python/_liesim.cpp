@@ -191,6 +191,7 @@ PYBIND11_MODULE(_liesim, m) {
       .def_readwrite("rtol", &RunRequest::rtol)
       .def_readwrite("atol", &RunRequest::atol)
       .def_readwrite("solver_outputs", &RunRequest::solver_outputs)
+      .def_readwrite("output_times", &RunRequest::output_times)
       .def_readwrite("y0", &RunRequest::y0);
 
   py::class_<python::PythonModelSpec>(m, "PythonModelSpec")

@@ -126,6 +126,10 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
                                    : ", fixed step (--step)",
              info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
              info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
+  if (!info.self_controlled)
+    fmt::print("dense output (--outputs, --output-times, --output-grid): interpolant of order {} inside a step, {}\n", info.dense_order,
+               info.dense_order < info.order ? fmt::format("a continuous extension (output keeps the method's order {})", info.order)
+                                             : std::string("the method's own order"));
   if (info.needs_mechanics) {
     const std::string what = info.needs == "hamiltonian" ? "a Hamiltonian description on T*G"
                              : info.needs == "riemannian" ? "a Riemannian metric on M (exp, log, distance)"

@@ -21,7 +21,8 @@ constexpr const char* usage = R"(usage:
                                          with parameters: the layout, invariants and observables of that instance
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
-             [--steps FILE.csv] [--outputs N] [--output-every N] [--invariants-every K] [--run-timeout SECONDS]
+             [--steps FILE.csv] [--outputs N | --output-times T1,T2,... | --output-grid DT | --output-every N]
+             [--invariants-every K] [--run-timeout SECONDS]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
                          [--shard I/N]   only the I-th of N shares of the runs (job arrays)
   mpirun -np K liesim study FILE.toml ...  rank 0 hands the runs out to K - 1 worker ranks (docs/cluster.md)

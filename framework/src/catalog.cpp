@@ -137,7 +137,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
   const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
   json j = {{"kind", "integrator"}, {"name", info.name}, {"family", family->name}, {"version", family->version},
             {"summary", info.summary}, {"order", info.order}, {"embedded_order", info.embedded_order},
-            {"lie_group", info.lie_group}, {"self_controlled", info.self_controlled},
+            {"dense_order", info.dense_order}, {"lie_group", info.lie_group}, {"self_controlled", info.self_controlled},
             {"options", settings_json(options)}, {"step_control_options", settings_json(control)},
             {"needs_mechanics", info.needs_mechanics}, {"needs", info.needs}};
   json diagnostics = json::array();

@@ -215,12 +215,13 @@ class Result:
 
 
 def run(model, integrator, t_end, step=None, rtol=None, atol=None, params=None, options=None, output_every=1,
-        y0=None, t0=0.0, outputs=100, plugin_path=None, raise_on_failure=True):
+        y0=None, t0=0.0, outputs=100, t_eval=None, plugin_path=None, raise_on_failure=True):
     """Integrate `model` (a plugin's name, or a liesim.Model) with `integrator` to t_end, with a fixed
     `step` or tolerances `rtol`/`atol`. params: the model's parameters, options: the method's (values
     as numbers, lists or text, as on the command line). Every output point (every step of a
     kernel-driven method, every output time of SUNDIALS) is kept, or every `output_every`-th and the
-    last. y0 replaces the model's initial state. Returns a Result; raises SettingError for bad
+    last; with t_eval (increasing times in [t0, t_end], as in scipy's solve_ivp), exactly those times and
+    t0, from the method's dense output. y0 replaces the model's initial state. Returns a Result; raises SettingError for bad
     settings and SolverError (with .result) when the run fails, unless raise_on_failure=False."""
     q = _liesim.RunRequest()
     q.method = integrator
@@ -232,6 +233,8 @@ def run(model, integrator, t_end, step=None, rtol=None, atol=None, params=None, 
     q.atol = float(atol) if atol is not None else 0.0
     q.options = _text(options)
     q.solver_outputs = int(outputs)
+    if t_eval is not None:
+        q.output_times = [float(v) for v in np.asarray(t_eval, dtype=float).ravel()]
     if y0 is not None:
         q.y0 = [float(v) for v in np.asarray(y0, dtype=float).ravel()]
     if isinstance(model, Model):

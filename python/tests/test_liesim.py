@@ -83,6 +83,16 @@ def test_outputs_every_nth_point_and_the_last_y0_and_pandas():
     assert "energy" in df.columns
 
 
+def test_t_eval_gives_exactly_those_times_from_the_dense_output():
+    times = [0.1, 0.25, 0.7, 1.0]
+    r = liesim.run("rigid_body", "rkmk45", t_end=1.0, rtol=1e-10, atol=1e-10, t_eval=times)
+    assert list(r.t) == [0.0] + times
+    stopped = liesim.run("rigid_body", "rkmk45", t_end=0.7, rtol=1e-10, atol=1e-10)
+    assert np.allclose(r.y[3], stopped.final_state, atol=1e-8)
+    with pytest.raises(liesim.SettingError, match="output times must increase"):
+        liesim.run("rigid_body", "rk4", t_end=1.0, step=0.1, t_eval=[0.5, 0.2])
+
+
 def cli_error(*args):
     p = cli(*args)
     assert p.returncode != 0
