@@ -872,3 +872,60 @@ TEST_CASE("audit: a stray plugin offering a shipped method's name is refused wit
   CHECK(absent == 1);
   CHECK(absent_text.find("offers method 'rk45'") != std::string::npos);
 }
+
+TEST_CASE("a case's output times (outputs = [...] or output_grid) are every run's series times, exactly") {
+  const fs::path d = fresh_dir("output_times");
+  const fs::path f = write_study(d, R"(name = "output_times"
+[reference]
+integrator = "rkmk5"
+step = 0.01
+[[case]]
+name = "grid"
+model = "rigid_body"
+t_end = 1.0
+output_grid = 0.25
+[[case]]
+name = "list"
+model = "rigid_body"
+t_end = 1.0
+outputs = [0.1, 0.35, 0.8]
+[[runs]]
+integrators = ["rkmk45", "dopri45", "cvode_bdf"]
+tolerances = [1e-8]
+series = "all"
+)");
+  REQUIRE(run("study " + f.string() + " --no-plots --out " + (d / "out").string()) == 0);
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(table.rows.size() == 6);
+  for (const auto& row : table.rows) {
+    const std::string index = row[table.column("index")];
+    const bool grid = row[table.column("case")] == "grid";
+    CAPTURE(index);
+    const auto series = liesim::test::read_table(d / "out" / "series" / (index + ".csv"));
+    std::vector<double> times;
+    for (const auto& r : series.rows) times.push_back(std::stod(r[0]));
+    CHECK(times == (grid ? std::vector<double>{0, 0.25, 0.5, 0.75, 1.0} : std::vector<double>{0, 0.1, 0.35, 0.8}));
+  }
+  // Bad times are refused with the file, the line and the fix.
+  const fs::path bad = write_study(d, R"(name = "bad"
+[reference]
+integrator = "rkmk5"
+step = 0.01
+[[case]]
+name = "late"
+model = "rigid_body"
+t_end = 1.0
+outputs = [0.5, 2.0]
+[[runs]]
+integrators = ["rk4"]
+steps = [0.1]
+)");
+  const std::string out = (d / "bad.txt").string();
+  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " study " + bad.string() + " --out " + (d / "bad").string() +
+                                  " >" + out + " 2>&1").c_str());
+  CHECK(WEXITSTATUS(status) == 1);
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("study.toml:9: case 'late': output time 2 (number 2 of 2) is outside the run's time span [0, 1]") != std::string::npos);
+  fs::remove_all(d);
+}
