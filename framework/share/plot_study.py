@@ -135,6 +135,17 @@ def label(r):
     return r["integrator"] if r["group"].startswith("runs") else f'{r["integrator"]} ({r["group"]})'
 
 
+# The study's error measure (its `error` key): the column of results.csv and the axis label.
+ERROR = {"column": "error_final", "label": "error at T"}
+ERROR_MEASURES = {"final": ("error_final", "error at T"),
+                  "max": ("error:max", "max error over the output times"),
+                  "rms": ("error:rms", "RMS error over the output times")}
+
+
+def err(r):
+    return num(r[ERROR["column"]])
+
+
 def setting(r):
     return f'h={num(r["step"]):g}' if num(r["step"]) > 0 else f'tol={num(r["tolerance"]):g}'
 
@@ -142,12 +153,12 @@ def setting(r):
 def convergence(out, case, rows):
     if not SHARE.mine():
         return
-    runs = [r for r in rows if num(r["step"]) > 0 and r["status"] == "ok" and num(r["error_final"]) > 0]
+    runs = [r for r in rows if num(r["step"]) > 0 and r["status"] == "ok" and err(r) > 0]
     if not runs:
         return
     series, first = {}, {}
     for r in runs:
-        series.setdefault(label(r), []).append((num(r["step"]), num(r["error_final"]), int(r["order"])))
+        series.setdefault(label(r), []).append((num(r["step"]), err(r), int(r["order"])))
         first.setdefault(label(r), r)
     if not enough_points(series):
         return
@@ -163,7 +174,7 @@ def convergence(out, case, rows):
         ax.loglog([hs[0], hs[-1]], [top * (hs[0] / hs[-1]) ** p, top], "k:", lw=0.8)
         ax.annotate(f"slope {p}", (hs[0], top * (hs[0] / hs[-1]) ** p), fontsize=7)
     ax.set_xlabel("step size h [s]")
-    ax.set_ylabel("error at T (Euclidean, embedding coordinates)")
+    ax.set_ylabel(f'{ERROR["label"]} (Euclidean, embedding coordinates)')
     ax.set_title(f"convergence: {case}")
     outside_legend(ax)
     ax.grid(True, which="both", alpha=0.3)
@@ -173,13 +184,13 @@ def convergence(out, case, rows):
 def work_precision(out, case, rows):
     if not SHARE.mine():
         return
-    runs = [r for r in rows if r["status"] == "ok" and num(r["error_final"]) > 0]
+    runs = [r for r in rows if r["status"] == "ok" and err(r) > 0]
     if not runs:
         return
     series, first = {}, {}
     for r in runs:
         evals = int(r["f_evals"]) + int(r["F_evals"])
-        series.setdefault(label(r), []).append((num(r["wall_time_s"]), evals, num(r["error_final"])))
+        series.setdefault(label(r), []).append((num(r["wall_time_s"]), evals, err(r)))
         first.setdefault(label(r), r)
     if not enough_points(series):
         return
@@ -192,7 +203,7 @@ def work_precision(out, case, rows):
     axes[0].set_xlabel("wall time [s] (median of repeated runs)")
     axes[1].set_xlabel("evaluations of f and F")
     for ax in axes:
-        ax.set_ylabel("error at T")
+        ax.set_ylabel(ERROR["label"])
         ax.grid(True, which="both", alpha=0.3)
     outside_legend(axes[1])
     fig.suptitle(f"work-precision: {case}")
@@ -398,14 +409,14 @@ def sweeps(out, rows):
         for x, r in items:
             if r["status"] == "ok":
                 name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {matched_setting(r)}"
-                series.setdefault(name, []).append((x, num(r["error_final"]), int(r["steps"]), num(r["wall_time_s"])))
+                series.setdefault(name, []).append((x, err(r), int(r["steps"]), num(r["wall_time_s"])))
                 first.setdefault(name, r)
         for name, pts in sorted(series.items()):
             pts.sort()
             axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], label=name, ms=4, **plot_kw(first[name]))
             axes[1].plot([p[0] for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
             axes[2].semilogy([p[0] for p in pts], [p[3] for p in pts], label=name, ms=4, **plot_kw(first[name]))
-        axes[0].set_ylabel("error at T")
+        axes[0].set_ylabel(ERROR["label"])
         axes[1].set_ylabel("accepted steps")
         axes[2].set_ylabel("wall time [s] (median of repeated runs)")
         for ax in axes:
@@ -504,6 +515,11 @@ def main():
     with open(os.path.join(out, "results.csv")) as fh:
         rows = list(csv.DictReader(fh))
     os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    study_file = os.path.join(out, "study.toml")
+    if os.path.exists(study_file):
+        with open(study_file, "rb") as fh:
+            column, text = ERROR_MEASURES[tomllib.load(fh).get("error", "final")]
+        ERROR.update(column=column, label=text)
     STYLE.update(style_map({r["integrator"] for r in rows}))
     for case in sorted({r["case"] for r in rows}):
         sel = [r for r in rows if r["case"] == case]

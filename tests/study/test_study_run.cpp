@@ -929,3 +929,64 @@ steps = [0.1]
   CHECK(text.find("study.toml:9: case 'late': output time 2 (number 2 of 2) is outside the run's time span [0, 1]") != std::string::npos);
   fs::remove_all(d);
 }
+
+TEST_CASE("error = \"max\": orders, report and plots measure the error along the trajectory (over the output times)") {
+  const fs::path d = fresh_dir("error_max");
+  const fs::path f = write_study(d, R"(name = "error_max"
+error = "max"
+[reference]
+integrator = "rkmk5"
+step = 0.001
+[[case]]
+name = "sphere"
+model = "sphere_flow"
+t_end = 3.0
+parameters = { field = "contractive", c = "0.5", latitude = "10" }
+output_grid = 0.1
+[[runs]]
+integrators = ["rkmk4", "rk3", "heun"]
+steps = [0.2, 0.1, 0.05, 0.025]
+)");
+  REQUIRE(run("study " + f.string() + " --out " + (d / "out").string()) == 0);
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(table.column("error:max") >= 0);
+  for (const auto& row : table.rows) {
+    // The maximum over the output times is at least the error at t_end (t_end is an output time).
+    CHECK(std::stod(row[table.column("error:max")]) >= std::stod(row[table.column("error_final")]));
+    CHECK(std::stod(row[table.column("error:rms")]) <= std::stod(row[table.column("error:max")]));
+  }
+  // The orders are fitted to the maximum error over the trajectory: rk3's interpolant (order 2)
+  // and heun's keep the method's order.
+  const auto orders = liesim::test::read_table(d / "out" / "orders.csv");
+  REQUIRE(orders.rows.size() == 3);
+  for (const auto& row : orders.rows) {
+    CAPTURE(row[orders.column("integrator")]);
+    REQUIRE_FALSE(row[orders.column("observed_order")].empty());
+    CHECK(std::abs(std::stod(row[orders.column("observed_order")]) - std::stod(row[orders.column("nominal_order")])) < 0.3);
+  }
+  std::ifstream rep(d / "out" / "report.md");
+  const std::string report((std::istreambuf_iterator<char>(rep)), std::istreambuf_iterator<char>());
+  CHECK(report.find("(error = \"max\": the convergence orders, the work–precision fronts and plots) is the largest value over each "
+                    "case's output times") != std::string::npos);
+  CHECK(report.find("every one of the 12 runs' maximum errors is above 10x that") != std::string::npos);
+  CHECK(fs::exists(d / "out" / "plots" / "convergence_sphere.png"));
+  // error = "max" needs output times on every case.
+  const fs::path bad = write_study(d, R"(name = "bad"
+error = "rms"
+[[case]]
+name = "plain"
+model = "rigid_body"
+[[runs]]
+integrators = ["rk4"]
+steps = [0.1]
+)");
+  const std::string out = (d / "bad.txt").string();
+  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " study " + bad.string() + " --out " + (d / "bad").string() +
+                                  " >" + out + " 2>&1").c_str());
+  CHECK(WEXITSTATUS(status) == 1);
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("study.toml:2: error = \"rms\" measures the error over each case's output times, but case 'plain' (line 3) has none")
+        != std::string::npos);
+  fs::remove_all(d);
+}

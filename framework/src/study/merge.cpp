@@ -123,9 +123,7 @@ Merged merge_shards(const std::vector<std::string>& dirs, const std::string& out
       for (const auto& e : fs::directory_iterator(s.dir / "reference")) {
         try {
           const auto j = nlohmann::json::parse(read_file(e.path()));
-          Reference& ref = m.result.references[j.at("case").get<std::string>()];
-          ref.y = j.at("final_state").get<std::vector<double>>();
-          ref.accuracy = j.at("accuracy").get<double>();
+          Reference& ref = m.result.references[j.at("case").get<std::string>()] = reference_from_json(j);
           ref.settings = j.at("settings").get<std::string>();
         } catch (const std::exception& x) {
           throw Error(fmt::format("'{}': unreadable reference ({})", e.path().string(), x.what()));
@@ -138,7 +136,7 @@ Merged merge_shards(const std::vector<std::string>& dirs, const std::string& out
     table << csv_row(r, *columns);
     m.result.records.push_back(std::move(r));
   }
-  m.result.orders = observed_orders(m.result.records, m.result.references);
+  m.result.orders = observed_orders(m.result.records, m.result.references, m.study.error);
   return m;
 }
 

@@ -47,6 +47,7 @@ double to_num(const std::string& s) {
 
 std::vector<std::string> ResultColumns::names() const {
   std::vector<std::string> n = fixed_columns;
+  if (trajectory_errors) n.insert(n.end(), {"error:max", "error:rms"});
   for (const auto& p : parameters) n.push_back("param:" + p);
   for (const auto& o : options) n.push_back("option:" + o);
   for (const auto& i : invariants) n.push_back("drift:" + i);
@@ -65,7 +66,8 @@ std::optional<ResultColumns> columns_from_header(const std::string& line) {
     const std::string& n = names[k];
     const auto colon = n.find(':');
     const std::string kind = n.substr(0, colon == std::string::npos ? 0 : colon), name = n.substr(colon + 1);
-    if (kind == "param") c.parameters.push_back(name);
+    if (kind == "error") c.trajectory_errors = true;  // (the header check below holds them to "error:max,error:rms")
+    else if (kind == "param") c.parameters.push_back(name);
     else if (kind == "option") c.options.push_back(name);
     else if (kind == "drift") c.invariants.push_back(name);
     else if (kind == "max") c.diagnostics.push_back(name);
@@ -97,6 +99,7 @@ std::string csv_row(const RunRecord& r, const ResultColumns& c) {
                              std::to_string(s.jac_evals), std::to_string(s.nonlinear_iters),
                              std::to_string(s.nonlinear_conv_fails), num(s.h_min_used), num(s.h_max_used), num(r.wall_time_s),
                              num(r.paired_time_ratio), num(r.distance_ratio)};
+  if (c.trajectory_errors) f.insert(f.end(), {num(r.error_max), num(r.error_rms)});
   for (const auto& p : c.parameters) {
     auto it = r.parameters.find(p);
     f.push_back(it == r.parameters.end() ? "" : it->second);
@@ -181,6 +184,10 @@ std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns&
     r.wall_time_s = to_num(f[k++]);
     r.paired_time_ratio = to_num(f[k++]);
     r.distance_ratio = to_num(f[k++]);
+    if (c.trajectory_errors) {
+      r.error_max = to_num(f[k++]);
+      r.error_rms = to_num(f[k++]);
+    }
     for (const auto& p : c.parameters) {
       if (!f[k].empty()) r.parameters[p] = f[k];
       ++k;

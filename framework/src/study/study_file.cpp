@@ -295,7 +295,7 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   } catch (const toml::parse_error& e) {
     throw Error(fmt::format("{}:{}: {}", file, e.source().begin.line, e.description()));
   }
-  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "timeout", "reference", "case", "runs", "figure"});
+  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "timeout", "error", "reference", "case", "runs", "figure"});
   StudySpec s;
   s.file = file;
   s.text = text;
@@ -360,6 +360,17 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
         w.fail(g.line, fmt::format("[[runs]] '{}' has one_step = true but case '{}' has no 'pair' (the second initial point's "
                                    "parameters); add one, or name only cases with a pair in 'cases'", g.name, c.name));
     }
+  }
+  if (const auto* n = root.get("error")) {
+    s.error = get_string(w, *n, "error");
+    s.error_line = static_cast<int>(n->source().begin.line);
+    if (s.error != "final" && s.error != "max" && s.error != "rms")
+      w.fail(*n, fmt::format("key 'error' must be final (at t_end), max or rms (over the cases' output times); got '{}'", s.error));
+    if (s.error != "final")
+      for (const auto& c : s.cases)
+        if (c.output_times.empty())
+          w.fail(*n, fmt::format("error = \"{}\" measures the error over each case's output times, but case '{}' (line {}) has none: "
+                                 "give it 'outputs = [T1, T2, ...]' or 'output_grid = DT'", s.error, c.name, c.line));
   }
   return s;
 }

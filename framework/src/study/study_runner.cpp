@@ -94,7 +94,32 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
-/// The model's exact solution at t_end (reference integrator "exact").
+/// The states at the output times after t0 (the observers of a run with output times see t0 and
+/// exactly those times), one after the other.
+struct TrajectoryRecorder final : Observer {
+  double t0 = 0.0;
+  std::vector<double> states;
+  void on_output(double t, ConstVec y) override {
+    if (t > t0) states.insert(states.end(), y.data(), y.data() + y.size());
+  }
+};
+
+/// The errors over the output times (RunRecord::error_max, error_rms) of a run's states against the
+/// reference's there (both n values per time, in order).
+void trajectory_errors(RunRecord& rec, const std::vector<double>& run, const std::vector<double>& reference, std::size_t n) {
+  if (n == 0 || run.empty() || run.size() != reference.size()) return;
+  double worst = 0, sum = 0;
+  for (std::size_t k = 0; k < run.size(); k += n) {
+    double d = 0;
+    for (std::size_t i = k; i < k + n; ++i) d += (run[i] - reference[i]) * (run[i] - reference[i]);
+    worst = std::max(worst, std::sqrt(d));
+    sum += d;
+  }
+  rec.error_max = worst;
+  rec.error_rms = std::sqrt(sum / static_cast<double>(run.size() / n));
+}
+
+/// The model's exact solution at t_end and the case's output times (reference integrator "exact").
 Reference exact_reference(const Registry& registry, const CaseSpec& c) {
   const LoadedPlugin& plugin = registry.model(c.model);
   const Settings params(plugin.model->parameters(), c.parameters, fmt::format("parameter of model '{}'", c.model));
@@ -107,25 +132,41 @@ Reference exact_reference(const Registry& registry, const CaseSpec& c) {
   Reference ref;
   ref.y.assign(y.data(), y.data() + y.size());
   ref.accuracy = 0.0;
+  for (const double t : c.output_times) {
+    if (m->exact_solution(t, y) != Status::ok)
+      throw Error(fmt::format("model '{}' has no exact solution at the output time {}; give [reference] an integrator", c.model, t));
+    ref.trajectory.insert(ref.trajectory.end(), y.data(), y.data() + y.size());
+  }
   return ref;
 }
 
 Reference compute_reference(const Registry& registry, const StudySpec& s, const CaseSpec& c) {
   const ReferenceSpec& r = s.reference;
   if (r.integrator == "exact") return exact_reference(registry, c);
-  auto run = [&](double step, double rtol, double atol) {
+  // The final state and the states at the case's output times (its dense output).
+  auto run = [&](double step, double rtol, double atol, std::vector<double>& trajectory) {
     RunRequest q = request_for(c, r.integrator, step, 0.0, r.options);
     q.rtol = step > 0 ? 0.0 : rtol;
     q.atol = step > 0 ? 0.0 : atol;
     PreparedRun p = prepare_run(registry, q);
-    NullObserver obs;
-    return execute(p, obs).y;
+    TrajectoryRecorder recorder;
+    recorder.t0 = p.spec.t0;
+    const Eigen::VectorXd y = execute(p, recorder).y;
+    if (!c.output_times.empty()) trajectory = std::move(recorder.states);
+    return y;
   };
   Reference ref;
-  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol);
-  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0) : run(0, 10 * r.rtol, 10 * r.atol);
+  std::vector<double> loose_trajectory;
+  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol, ref.trajectory);
+  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0, loose_trajectory) : run(0, 10 * r.rtol, 10 * r.atol, loose_trajectory);
   ref.y.assign(y.data(), y.data() + y.size());
   ref.accuracy = (y - loose).norm();
+  const auto n = static_cast<std::size_t>(y.size());
+  for (std::size_t k = 0; k + n <= ref.trajectory.size() && k + n <= loose_trajectory.size(); k += n) {
+    double d = 0;
+    for (std::size_t i = 0; i < n; ++i) d += (ref.trajectory[k + i] - loose_trajectory[k + i]) * (ref.trajectory[k + i] - loose_trajectory[k + i]);
+    ref.trajectory_accuracy = std::max(ref.trajectory_accuracy, std::sqrt(d));
+  }
   return ref;
 }
 
@@ -133,6 +174,7 @@ std::string reference_key(const Registry& registry, const StudySpec& s, const Ca
   nlohmann::json j = {{"model", c.model}, {"parameters", c.parameters}, {"t_end", c.t_end},
                       {"integrator", s.reference.integrator}, {"step", s.reference.step}, {"rtol", s.reference.rtol},
                       {"atol", s.reference.atol}, {"options", s.reference.options}, {"build", LIESIM_BUILD_TOKEN}};
+  if (!c.output_times.empty()) j["output_times"] = c.output_times;
   // A new plugin version invalidates the cached reference.
   // From the manifests: the coordinator loads no plugin.
   try {
@@ -187,6 +229,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   const std::vector<RunPlan> plan_of_probe = plan_runs(registry, probes, opt.jobs);
   std::vector<RunPlan> plans(items.size());
   ResultColumns columns;
+  for (const auto& c : study.cases) columns.trajectory_errors = columns.trajectory_errors || !c.output_times.empty();
   std::set<std::string> params, options, invariants, diagnostics, observables;
   std::map<std::string, std::set<std::string>> series_columns;  // per case: the columns of its series files
   for (const auto& item : items) {
@@ -320,9 +363,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       std::ifstream in(file);
       const auto j = nlohmann::json::parse(in);
       if (j.at("settings") == keys[k]) {
-        Reference& ref = result.references[c.name];
-        ref.y = j.at("final_state").get<std::vector<double>>();
-        ref.accuracy = j.at("accuracy").get<double>();
+        Reference& ref = result.references[c.name] = reference_from_json(j);
         ref.settings = keys[k];
         continue;
       }
@@ -334,7 +375,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   references_phase.limit = [&](int) { return study.reference.timeout > 0 ? study.reference.timeout : study_limit; };
   references_phase.job = [&](int k) {
     const Reference ref = compute_reference(registry, study, study.cases[static_cast<std::size_t>(k)]);
-    return nlohmann::json{{"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump();
+    return reference_json(ref).dump();
   };
   references_phase.context = [](int) { return std::string(); };
   references_phase.apply = [](int, const std::string&) {};
@@ -343,13 +384,13 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         try {
           if (!o.answered()) throw Error(o.reason());
           const auto j = nlohmann::json::parse(o.text);
-          Reference& ref = result.references[c.name];
-          ref.y = j.at("final_state").get<std::vector<double>>();
-          ref.accuracy = j.at("accuracy").get<double>();
+          Reference& ref = result.references[c.name] = reference_from_json(j);
           ref.settings = keys[static_cast<std::size_t>(k)];
+          nlohmann::json cached = reference_json(ref);
+          cached["case"] = c.name;
+          cached["settings"] = ref.settings;
           std::ofstream file(out / "reference" / (file_safe(c.name) + ".json"));
-          file << nlohmann::json{{"case", c.name}, {"settings", ref.settings}, {"final_state", ref.y}, {"accuracy", ref.accuracy}}.dump(2)
-               << "\n";
+          file << cached.dump(2) << "\n";
         } catch (const std::exception& e) {
           result.references.erase(c.name);
           reference_failure[c.name] = fmt::format("reference for case '{}' failed: {} (choose another [reference] integrator or "
@@ -480,6 +521,9 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       InvariantMonitor monitor(*p.model, p.method.diagnostics);
       ObserverList observers;
       observers.add(monitor);
+      TrajectoryRecorder trajectory;
+      trajectory.t0 = p.spec.t0;
+      if (!p.spec.output_times.empty()) observers.add(trajectory);
       std::unique_ptr<CsvWriter> series;
       std::unique_ptr<StepLog> steps;
       if (item.series) {
@@ -525,6 +569,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         const Eigen::Map<const Eigen::VectorXd> yref(ref.y.data(), static_cast<Eigen::Index>(ref.y.size()));
         rec.error_final = (r.y - yref).norm();
         rec.distance_final = p.model->space().distance(r.y, yref);
+        trajectory_errors(rec, trajectory.states, ref.trajectory, static_cast<std::size_t>(r.y.size()));
         timing_runs(rec, p, item, times);
       }
       for (std::size_t i = 0; i < monitor.info().size(); ++i)
@@ -601,7 +646,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       const RunItem& item = items[static_cast<std::size_t>(index)];
       nlohmann::json j{{"matched_step", matched_step[item.index]}, {"matched_error", matched_error[item.index]}};
       if (const auto r = result.references.find(item.case_spec->name); r != result.references.end())
-        j["reference"] = {{"y", r->second.y}, {"accuracy", r->second.accuracy}};
+        j["reference"] = reference_json(r->second);
       return j.dump();
     };
     runs_phase.apply = [&](int index, const std::string& text) {
@@ -609,11 +654,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
       const auto j = nlohmann::json::parse(text);
       matched_step[item.index] = j.at("matched_step").get<double>();
       matched_error[item.index] = j.at("matched_error").get<double>();
-      if (j.contains("reference")) {
-        Reference& ref = result.references[item.case_spec->name];
-        ref.y = j["reference"].at("y").get<std::vector<double>>();
-        ref.accuracy = j["reference"].at("accuracy").get<double>();
-      }
+      if (j.contains("reference")) result.references[item.case_spec->name] = reference_from_json(j["reference"]);
     };
     runs_phase.done = [&](int index, const ChildOutcome& o) {
           const RunItem& item = items[static_cast<std::size_t>(index)];
@@ -645,11 +686,36 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     final_table << header;
     for (const auto& r : result.records) final_table << csv_row(r, columns);
   }
-  result.orders = observed_orders(result.records, result.references);
+  result.orders = observed_orders(result.records, result.references, study.error);
   return result;
 }
 
-std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs) {
+nlohmann::json reference_json(const Reference& ref) {
+  nlohmann::json j{{"final_state", ref.y}, {"accuracy", ref.accuracy}};
+  if (!ref.trajectory.empty()) {
+    j["trajectory"] = ref.trajectory;
+    j["trajectory_accuracy"] = ref.trajectory_accuracy;
+  }
+  return j;
+}
+
+Reference reference_from_json(const nlohmann::json& j) {
+  Reference ref;
+  ref.y = j.at("final_state").get<std::vector<double>>();
+  ref.accuracy = j.at("accuracy").get<double>();
+  if (j.contains("trajectory")) {
+    ref.trajectory = j.at("trajectory").get<std::vector<double>>();
+    ref.trajectory_accuracy = j.at("trajectory_accuracy").get<double>();
+  }
+  return ref;
+}
+
+double measured_error(const RunRecord& r, const std::string& error) {
+  return error == "max" ? r.error_max : error == "rms" ? r.error_rms : r.error_final;
+}
+
+std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs,
+                                      const std::string& error) {
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RunRecord*>> groups;
   for (const auto& r : records)
     if (r.step > 0 && !(r.status == "ok" && std::isnan(r.error_final)))  // a run that measured no error (one step) is no sweep point
@@ -671,12 +737,12 @@ std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, con
     for (double v : ref.y) scale = std::max(scale, std::abs(v));
     // Asymptotic range: errors well above the reference's own accuracy and below 10% of the
     // solution's size.
-    const double floor = std::max(10.0 * ref.accuracy, 1e-13 * std::max(1.0, scale));
+    const double floor = std::max(10.0 * (error == "final" ? ref.accuracy : ref.trajectory_accuracy), 1e-13 * std::max(1.0, scale));
     const double ceiling = 0.1 * std::max(1.0, scale);
     std::vector<std::pair<double, double>> pts;
     for (const auto* r : runs)
-      if (r->status == "ok" && r->error_final > floor && r->error_final < ceiling)
-        pts.emplace_back(std::log(r->step), std::log(r->error_final));
+      if (r->status == "ok" && measured_error(*r, error) > floor && measured_error(*r, error) < ceiling)
+        pts.emplace_back(std::log(r->step), std::log(measured_error(*r, error)));
     // Pre-asymptotic coarse steps bend the curve: starting from the finest pair, keep coarser
     // points while their local slope stays within 0.3 of the finest local slope.
     std::sort(pts.begin(), pts.end());

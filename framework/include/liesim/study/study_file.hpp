@@ -92,6 +92,10 @@ struct StudySpec {
   std::vector<CaseSpec> cases;
   std::vector<GroupSpec> groups;
   std::vector<FigureSpec> figures;
+  /// The error the convergence fits, the work–precision front and the plots use: "final" (at
+  /// t_end, error_final), "max" or "rms" (over every case's output times, error:max / error:rms).
+  std::string error = "final";
+  int error_line = 0;
 };
 
 /// One run of the expanded plan.

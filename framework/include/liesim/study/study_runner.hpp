@@ -1,5 +1,6 @@
 // Running a study: references, every run in parallel, results appended as they finish.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <liesim/registry.hpp>
 #include <liesim/stats.hpp>
 #include <liesim/study/engine.hpp>
@@ -28,6 +29,10 @@ struct RunRecord {
   std::string error;                              ///< message when failed
   double error_final = std::numeric_limits<double>::quiet_NaN();     ///< |y(T) - y_ref(T)|_2 in the embedding
   double distance_final = std::numeric_limits<double>::quiet_NaN();  ///< the model space's distance
+  /// Over the case's output times (`outputs = [...]`, `output_grid`), against the reference there:
+  /// max_k |y(t_k) - y_ref(t_k)|_2 and sqrt(mean_k |y(t_k) - y_ref(t_k)|_2^2) (NaN without output times).
+  double error_max = std::numeric_limits<double>::quiet_NaN();
+  double error_rms = std::numeric_limits<double>::quiet_NaN();
   std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
   std::map<std::string, double> diagnostic_max;   ///< largest value of each non-conserved diagnostic of the method
   std::map<std::string, double> observable_final; ///< each observable of the model at the run's last output point
@@ -45,6 +50,10 @@ struct RunRecord {
 struct Reference {
   std::vector<double> y;
   double accuracy = 0.0;  ///< |y_ref - y_ref'| with the reference's settings loosened 10x
+  /// The states at the case's output times (n values each, in order; empty without output times),
+  /// from the reference's dense output, and max_k |y_ref(t_k) - y_ref'(t_k)| likewise.
+  std::vector<double> trajectory;
+  double trajectory_accuracy = 0.0;
   std::string settings;   ///< text identifying how it was computed (cache key)
 };
 
@@ -102,6 +111,15 @@ struct StudyResult {
 StudyResult run_study(const Registry& registry, const StudySpec& study, const RunOptions& options);
 
 /// Least-squares slope of log(error) against log(h) over the asymptotic range.
-std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs);
+/// `error`: the study's measure (StudySpec::error: final, max or rms).
+std::vector<OrderFit> observed_orders(const std::vector<RunRecord>& records, const std::map<std::string, Reference>& refs,
+                                      const std::string& error = "final");
+/// A reference as JSON (final_state, accuracy, and where the case has output times, trajectory and
+/// trajectory_accuracy), as cached in OUT/reference/CASE.json and passed to run processes.
+nlohmann::json reference_json(const Reference& ref);
+/// The reference of such a JSON object (throws nlohmann::json::exception when a member is missing).
+Reference reference_from_json(const nlohmann::json& j);
+/// A run's error in the study's measure: error_final, error_max or error_rms.
+double measured_error(const RunRecord& r, const std::string& error);
 
 }  // namespace liesim::study
