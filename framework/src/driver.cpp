@@ -218,7 +218,7 @@ struct DenseOutput {
   bool active() const { return !times.empty(); }
   /// Output every requested time in (t, t + h] of the accepted step from (t, y) to (t_new, y_new);
   /// `work`: scratch of the error estimate's size.
-  void emit(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
+  [[gnu::noinline]] void emit(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
             ConstVec y, ConstVec y_new, Vec work) {
     if (next >= times.size() || times[next] > t_new) return;
     const Counters before = run.model.counters();
@@ -272,6 +272,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   double& t = run.result.t;
   observer.on_output(t, y);
   DenseOutput dense(spec, n);
+  const bool dense_output = dense.active();  // (hoisted: the step loops test it once per step)
 
   const double T = spec.t_end;
   if (!adaptive) {
@@ -294,11 +295,11 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
         run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
       run.check_bounded(t_next, y_new);
       report_diagnostics();
-      if (dense.active()) dense.emit(run, stepper, method, observer, t, h, t_next, y, y_new, err);
+      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_next, y, y_new, err);
       y.swap(y_new);
       t = t_next;
       run.accept(h);
-      if (!dense.active()) observer.on_output(t, y);
+      if (!dense_output) observer.on_output(t, y);
       run.check_invariants(t, y, k + 1 == steps);
     }
     run.finish();
@@ -368,11 +369,11 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     if (accepted) {
       const double t_new = last ? T : t + h;
       run.check_bounded(t_new, y_new);
-      if (dense.active()) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, err);
+      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, err);
       y.swap(y_new);
       t = t_new;
       run.accept(h);
-      if (!dense.active()) observer.on_output(t, y);
+      if (!dense_output) observer.on_output(t, y);
       run.check_invariants(t, y, last);
     } else {
       ++run.result.stats.rejected_steps;

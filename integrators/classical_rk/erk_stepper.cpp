@@ -20,7 +20,7 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
   }
 }
 
-Status ErkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
+[[gnu::always_inline]] inline Status ErkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
   Y_ = y;
   for (int j = 0; j < i; ++j)
     if (tab_.A[i][j] != 0.0) Y_.noalias() += (h * tab_.A[i][j]) * K_.col(j);

@@ -69,9 +69,8 @@ void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
   }
 }
 
-Status RkmkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
+[[gnu::always_inline]] inline Status RkmkStepper::stage(int i, double t, double h, ConstVec y, const HomogeneousSpace& space) noexcept {
   const ButcherTableau& tab = *scheme_.tableau;
-  const HomogeneousSpace& space = model_->space();
   Status s = Status::ok;
   u_.setZero();
   bool moved = false;
@@ -93,7 +92,7 @@ Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
   const HomogeneousSpace& space = model_->space();
   computed_stages_ = 0;
   for (int i = 0; i < used_stages_; ++i) {
-    const Status s = stage(i, t, h, y);
+    const Status s = stage(i, t, h, y, space);
     if (s != Status::ok) return s;
   }
   computed_stages_ = used_stages_;
@@ -112,7 +111,7 @@ Status RkmkStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, 
   if (dense_ == nullptr) return sdk::Stepper::interpolate(t, h, y, y_new, theta, out, work);
   // A stage the step skipped (DOPRI5's at y_{n+1} at a fixed step), once per step.
   for (; computed_stages_ < scheme_.tableau->stages; ++computed_stages_) {
-    const Status s = stage(computed_stages_, t, h, y);
+    const Status s = stage(computed_stages_, t, h, y, model_->space());
     if (s != Status::ok) return s;
   }
   sigma_.setZero();

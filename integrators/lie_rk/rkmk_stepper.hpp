@@ -29,7 +29,7 @@ class RkmkStepper final : public sdk::Stepper {
 
  private:
   /// Stage derivative k_i of the step from (t, y) with h, from the stages before it.
-  Status stage(int i, double t, double h, ConstVec y) noexcept;
+  Status stage(int i, double t, double h, ConstVec y, const HomogeneousSpace& space) noexcept;
   Status stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept;
   void add_commutators(int row, double h, Vec u) noexcept;
 
