@@ -16,7 +16,7 @@ echo "package: $deb ($(du -k "$deb" | cut -f1) kB)"
 # Declared dependencies: the shared libraries' packages (dpkg-shlibdeps), each one Debian knows.
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "Depends: $depends"
-for lib in libsundials-cvode6 libsundials-arkode5 libsundials-ida6 libboost-program-options1.74.0 libfmt9 libstdc++6; do
+for lib in libsundials-cvode6 libsundials-arkode5 libsundials-ida6 libfmt9 libstdc++6; do
   [[ $depends == *"$lib"* ]] || fail "Depends lacks $lib"
 done
 [[ $depends != *-dev* ]] || fail "a -dev package among the run-time dependencies: $depends"
