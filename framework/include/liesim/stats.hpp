@@ -1,5 +1,6 @@
 // Work counters of a run: one place, filled the same way for every method.
 #pragma once
+#include <liesim/cpu_clock.hpp>  // the clock of Stats::cpu_time_s
 #include <liesim/plugin.h>
 
 #include <cstdint>
@@ -22,6 +23,7 @@ struct Stats {
   double h_min_used = 0.0;            ///< smallest accepted step size
   double h_max_used = 0.0;            ///< largest accepted step size
   double wall_time_s = 0.0;           ///< wall time of the integration loop
+  double cpu_time_s = 0.0;            ///< CPU time of the thread that ran the loop (cpu_clock.hpp)
 };
 
 }  // namespace liesim
