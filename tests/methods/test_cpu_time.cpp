@@ -43,20 +43,11 @@ class CostlyPendulum final : public sdk::Model {
 
 /// rk4 with h = 0.01 to T = 0.25: 25 steps, 100 evaluations, so at least 20 ms of the model's work.
 Stats run(bool busy) {
-  const auto [plugin, info] = registry().method("rk4");
-  Settings options(plugin->integrator->options("rk4"), {}, "option");
-  std::string error;
-  std::unique_ptr<Stepper> stepper(plugin->integrator->create_stepper("rk4", options, error));
-  REQUIRE_MESSAGE(stepper, error);
-  const auto owned = adopt_model(std::make_unique<CostlyPendulum>(busy));
-  Model& model = *owned;
-  Eigen::VectorXd y0(6);
-  model.initial_state(y0);
   RunSpec spec;
   spec.t_end = 0.25;
   spec.step = 0.01;
   NullObserver none;
-  const RunResult r = integrate(model, *stepper, info, spec, y0, none);
+  const RunResult r = methods::integrate_adopted(std::make_unique<CostlyPendulum>(busy), "rk4", spec, none);
   REQUIRE(r.stats.steps == 25);
   return r.stats;
 }
