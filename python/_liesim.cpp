@@ -77,6 +77,7 @@ py::dict stats_dict(const Stats& s) {
   d["h_min_used"] = s.h_min_used;
   d["h_max_used"] = s.h_max_used;
   d["wall_time_s"] = s.wall_time_s;
+  d["cpu_time_s"] = s.cpu_time_s;
   return d;
 }
 

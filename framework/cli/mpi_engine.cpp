@@ -1,5 +1,7 @@
 // The MPI engine: rank 0 coordinates, the other ranks run jobs (each in a child process).
-#include "mpi_engine.hpp"
+// Built as a module of its own (liesim_mpi.so, linked with Open MPI) and loaded by the command
+// only under an MPI launcher (mpi_module.cpp), so that no other command loads libmpi.
+#include <liesim/study/engine.hpp>
 
 #include <liesim/status.hpp>
 #include <liesim/study/study_runner.hpp>
@@ -13,30 +15,10 @@
 #include <set>
 #include <thread>
 
-#ifdef LIESIM_HAVE_MPI
 #include <mpi.h>
 #include <unistd.h>
-#endif
 
 namespace liesim::cli {
-
-bool launched_by_mpi() {
-#ifdef LIESIM_HAVE_MPI
-  for (const char* size : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"})
-    if (const char* v = std::getenv(size)) return std::atoi(v) > 1;
-#endif
-  return false;
-}
-
-bool mpi_available() {
-#ifdef LIESIM_HAVE_MPI
-  return true;
-#else
-  return false;
-#endif
-}
-
-#ifdef LIESIM_HAVE_MPI
 
 namespace {
 
@@ -202,7 +184,11 @@ class MpiEngine final : public study::Engine {
 
 }  // namespace
 
-std::unique_ptr<study::Engine> make_mpi_engine() {
+}  // namespace liesim::cli
+
+/// The module's entry point (mpi_module.cpp looks it up by this name): initialise MPI (once) and
+/// return this rank's engine, owned by the caller.
+extern "C" __attribute__((visibility("default"))) liesim::study::Engine* liesim_make_mpi_engine() {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
@@ -210,13 +196,5 @@ std::unique_ptr<study::Engine> make_mpi_engine() {
     char** argv = nullptr;
     MPI_Init(&argc, &argv);
   }
-  return std::make_unique<MpiEngine>();
+  return new liesim::cli::MpiEngine();
 }
-
-#else
-
-std::unique_ptr<study::Engine> make_mpi_engine() { return nullptr; }
-
-#endif
-
-}  // namespace liesim::cli

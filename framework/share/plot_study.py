@@ -181,6 +181,14 @@ def convergence(out, case, rows):
     save(fig, out, "convergence", case)
 
 
+def run_seconds(rows):
+    """The time measure of these rows and its axis label: CPU time where the study recorded it
+    (cpu_time_s; it does not grow with the machine's load), else wall time (a study of an older liesim)."""
+    if rows and rows[0].get("cpu_time_s") not in (None, ""):
+        return (lambda r: num(r["cpu_time_s"])), "CPU time [s] (median of repeated runs)"
+    return (lambda r: num(r["wall_time_s"])), "wall time [s] (median of repeated runs)"
+
+
 def work_precision(out, case, rows):
     if not SHARE.mine():
         return
@@ -188,9 +196,10 @@ def work_precision(out, case, rows):
     if not runs:
         return
     series, first = {}, {}
+    seconds, seconds_label = run_seconds(runs)
     for r in runs:
         evals = int(r["f_evals"]) + int(r["F_evals"])
-        series.setdefault(label(r), []).append((num(r["wall_time_s"]), evals, err(r)))
+        series.setdefault(label(r), []).append((seconds(r), evals, err(r)))
         first.setdefault(label(r), r)
     if not enough_points(series):
         return
@@ -199,8 +208,8 @@ def work_precision(out, case, rows):
         pts.sort(key=lambda p: p[1])
         axes[0].loglog([max(p[0], 1e-7) for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
         axes[1].loglog([p[1] for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
-    # The study times each run repeatedly (at least `repeat` times and 20 ms in all) and keeps the median.
-    axes[0].set_xlabel("wall time [s] (median of repeated runs)")
+    # The study times each run repeatedly (at least `repeat` times and 20 ms of CPU time in all) and keeps the medians.
+    axes[0].set_xlabel(seconds_label)
     axes[1].set_xlabel("evaluations of f and F")
     for ax in axes:
         ax.set_ylabel(ERROR["label"])
@@ -391,6 +400,7 @@ def sweeps(out, rows):
             continue
         fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
         series = {}
+        seconds, seconds_label = run_seconds([r for _, r in items])
         # One line per method and setting; a matched constant step (match_steps_of, match_error_of)
         # counts as one setting although h differs from case to case.
         def matched_setting(r):
@@ -409,7 +419,7 @@ def sweeps(out, rows):
         for x, r in items:
             if r["status"] == "ok":
                 name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {matched_setting(r)}"
-                series.setdefault(name, []).append((x, err(r), int(r["steps"]), num(r["wall_time_s"])))
+                series.setdefault(name, []).append((x, err(r), int(r["steps"]), seconds(r)))
                 first.setdefault(name, r)
         for name, pts in sorted(series.items()):
             pts.sort()
@@ -418,7 +428,7 @@ def sweeps(out, rows):
             axes[2].semilogy([p[0] for p in pts], [p[3] for p in pts], label=name, ms=4, **plot_kw(first[name]))
         axes[0].set_ylabel(ERROR["label"])
         axes[1].set_ylabel("accepted steps")
-        axes[2].set_ylabel("wall time [s] (median of repeated runs)")
+        axes[2].set_ylabel(seconds_label)
         for ax in axes:
             ax.set_xlabel(key)
             ax.grid(True, which="both", alpha=0.3)

@@ -135,6 +135,7 @@ struct RunState {
   Model& model;
   RunResult result;
   Clock::time_point start = Clock::now();
+  double cpu_start = thread_cpu_seconds();
 
   double factor;  ///< option diverged_factor
   double bound;   ///< a state norm beyond this is a blown-up run (divergence.hpp)
@@ -181,6 +182,7 @@ struct RunState {
     result.stats.nonlinear_conv_fails = result.stats.counters.newton_fails;
     if (before_finish) before_finish(result.stats);
     result.stats.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
+    result.stats.cpu_time_s = thread_cpu_seconds() - cpu_start;
   }
   [[noreturn]] void fail(const std::string& why) {
     finish();

@@ -34,6 +34,19 @@ PluginManifest manifest_from_json(const nlohmann::json& j) {
 }
 
 namespace {
+/// The bytes of a file of at most 1 MiB (a manifest is a few hundred); false if it cannot be read
+/// or is larger.
+bool read_small_file(const fs::path& path, std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char buffer[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0 && text.size() <= (1u << 20)) text.append(buffer, got);
+  const bool ok = !std::ferror(f) && text.size() <= (1u << 20);
+  std::fclose(f);
+  return ok;
+}
+
 /// The manifest beside `file`, if it exists, names it and was made from a library of its size.
 std::optional<PluginManifest> read_manifest(const fs::path& file, const std::string& name) {
   const fs::path path = manifest_path(file);
@@ -42,8 +55,11 @@ std::optional<PluginManifest> read_manifest(const fs::path& file, const std::str
   const auto size = fs::file_size(file, ec);
   if (ec) return std::nullopt;
   try {
-    std::ifstream in(path);
-    PluginManifest m = manifest_from_json(nlohmann::json::parse(in));
+    // Read whole and parsed from memory: every command reads every manifest on the search path,
+    // and a stream-fed parser costs several times more per byte.
+    std::string text;
+    if (!read_small_file(path, text)) return std::nullopt;
+    PluginManifest m = manifest_from_json(nlohmann::json::parse(text));
     if (m.name != name || m.abi_major != LIESIM_ABI_MAJOR || m.library_size != size) return std::nullopt;
     return m;
   } catch (const std::exception&) {

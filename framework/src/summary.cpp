@@ -87,6 +87,7 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
     if (run.model->exact_solution(r.t, exact) == Status::ok) j["exact_error"] = number((r.y - exact).norm());
   }
   j["wall_time_s"] = s.wall_time_s;
+  j["cpu_time_s"] = s.cpu_time_s;
   j["plugins"] = {{"model", {{"name", run.model_plugin->name}, {"version", run.model_plugin->version}, {"file", run.model_plugin->file}}},
                   {"integrator", {{"name", run.integrator_plugin->name}, {"version", run.integrator_plugin->version}, {"file", run.integrator_plugin->file}}}};
   return j.dump(2) + "\n";

@@ -296,7 +296,7 @@ def read_rows(path):
 
 
 def test_study_writes_what_liesim_study_writes(tmp_path, capsys):
-    timing = {"wall_time_s", "paired_time_ratio"}
+    timing = {"wall_time_s", "cpu_time_s", "paired_time_ratio"}
     table = liesim.study(STUDY, jobs=2, out=tmp_path / "py", plots=False)
     assert "[6/6]" in capsys.readouterr().err  # the progress line reached the caller's stderr
     p = cli("study", STUDY, "--jobs", "2", "--out", str(tmp_path / "cli"), "--no-plots")

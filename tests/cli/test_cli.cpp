@@ -178,6 +178,8 @@ TEST_CASE("run writes the CSV time series and the JSON summary") {
   CHECK(j["invariants"]["energy"]["initial"].get<double>() == doctest::Approx(23.3101525703).epsilon(1e-10));
   CHECK(j["plugins"]["model"]["version"] == "0.2.0");
   CHECK(j.contains("wall_time_s"));
+  CHECK(j["cpu_time_s"].get<double>() > 0);
+  CHECK(j["cpu_time_s"].get<double>() <= j["wall_time_s"].get<double>() + 1e-3);
   // The last CSV row is the final state of the summary.
   std::istringstream last(rows.back());
   std::string cell;

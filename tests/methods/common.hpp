@@ -1,6 +1,10 @@
 // Shared helpers of the integrator tests: the method list, the test problems, error fits.
 #pragma once
+#include <liesim/driver.hpp>
 #include <liesim/fit.hpp>
+#include <liesim/in_process.hpp>
+#include <liesim/integrator.hpp>
+#include <liesim/settings.hpp>
 #include "support/plugins.hpp"
 #include <support/fixtures.hpp>
 
@@ -8,6 +12,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +31,31 @@ inline std::vector<MethodInfo> kernel_methods() {
       for (const auto& m : p.integrator->methods())
         if (!m.self_controlled && !m.needs_mechanics) out.push_back(m);
   return out;
+}
+
+/// A stepper of `method` with its default options, and the method's description.
+struct DefaultStepper {
+  std::unique_ptr<Stepper> stepper;
+  MethodInfo info;
+};
+inline DefaultStepper default_stepper(const std::string& method) {
+  const auto [plugin, info] = registry().method(method);
+  Settings options(plugin->integrator->options(method), {}, "option");
+  std::string error;
+  DefaultStepper s{std::unique_ptr<Stepper>(plugin->integrator->create_stepper(method, options, error)), info};
+  REQUIRE_MESSAGE(s.stepper, error);
+  return s;
+}
+
+/// A run of a model made in this process (adopted through the C tables) under `method` with its
+/// default options, from the model's initial state.
+inline RunResult integrate_adopted(std::unique_ptr<sdk::Model> made, const std::string& method, const RunSpec& spec, Observer& observer) {
+  const auto [stepper, info] = default_stepper(method);
+  const auto owned = adopt_model(std::move(made));
+  Model& model = *owned;
+  Eigen::VectorXd y0(model.size());
+  model.initial_state(y0);
+  return integrate(model, *stepper, info, spec, y0, observer);
 }
 
 // The non-planar N = 2 pendulum is test::nonplanar_pendulum() (support/fixtures.hpp).

@@ -48,21 +48,12 @@ struct Attempts final : Observer {
 
 /// First error estimate and accepted steps of an adaptive run (l2, tol 1e-8, T = 2).
 std::pair<double, long> adaptive_run(const std::string& method, double scale) {
-  const auto [plugin, info] = registry().method(method);
-  Settings options(plugin->integrator->options(method), {}, "option");
-  std::string error;
-  std::unique_ptr<Stepper> stepper(plugin->integrator->create_stepper(method, options, error));
-  REQUIRE_MESSAGE(stepper, error);
-  const auto owned = adopt_model(std::make_unique<Pendulum>(scale));
-  Model& model = *owned;
-  Eigen::VectorXd y0(6);
-  model.initial_state(y0);
   RunSpec spec;
   spec.t_end = 2.0;
   spec.control.norm = ErrorNorm::l2;
   spec.control.atol = 1e-8;
   Attempts log;
-  const RunResult r = integrate(model, *stepper, info, spec, y0, log);
+  const RunResult r = methods::integrate_adopted(std::make_unique<Pendulum>(scale), method, spec, log);
   REQUIRE(!log.errors.empty());
   return {log.errors.front(), r.stats.steps};
 }

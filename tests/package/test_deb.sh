@@ -16,7 +16,7 @@ echo "package: $deb ($(du -k "$deb" | cut -f1) kB)"
 # Declared dependencies: the shared libraries' packages (dpkg-shlibdeps), each one Debian knows.
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "Depends: $depends"
-for lib in libsundials-cvode6 libsundials-arkode5 libsundials-ida6 libboost-program-options1.74.0 libfmt9 libstdc++6; do
+for lib in libsundials-cvode6 libsundials-arkode5 libsundials-ida6 libfmt9 libstdc++6; do
   [[ $depends == *"$lib"* ]] || fail "Depends lacks $lib"
 done
 [[ $depends != *-dev* ]] || fail "a -dev package among the run-time dependencies: $depends"
@@ -38,6 +38,10 @@ for f in ./usr/bin/liesim ./usr/lib/libliesim.so.1 ./usr/lib/liesim/plugins/lies
   grep -qx -- "$f" <<< "$contents" || fail "the package lacks $f"
 done
 if grep -q "test_plugins\|/bin/test_" <<< "$contents"; then fail "test files in the package"; fi
+# The MPI engine, where this build has it: a module of its own, the only file linked with Open MPI.
+if [[ -f $build/lib/liesim/liesim_mpi.so ]]; then
+  grep -qx -- ./usr/lib/liesim/liesim_mpi.so <<< "$contents" || fail "the package lacks the MPI engine ./usr/lib/liesim/liesim_mpi.so"
+fi
 
 # Unpacked into a clean root: the command finds its own plugins (RUNPATH and plugin folder relative to it).
 dpkg-deb -x "$deb" "$work/root"
@@ -54,6 +58,9 @@ out="$("$liesim" run --model pendulum_chain --integrator rkmk4 --t-end 0.1 --ste
 [[ $out == *"reached in 10 steps"* ]] || fail "liesim run: $out"
 grep -q '"status": "ok"' "$work/s.json" || fail "run summary"
 [[ "$(readlink -f "$(ldd "$liesim" | awk '/libliesim/ {print $3}')")" == "$work/root/usr/lib/"* ]] || fail "liesim does not use the package's own libliesim"
+# Only what every command needs is linked: no MPI (the engine module's), no toml++ or Program_options library.
+linked="$(ldd "$liesim")"
+[[ $linked != *libmpi* && $linked != *libtomlplusplus* && $linked != *program_options* ]] || fail "liesim links more than it needs at start-up: $linked"
 if python3 -c "import numpy" 2> /dev/null; then
   PYTHONPATH="$work/root/usr/lib/python3/dist-packages" python3 -c "
 import liesim

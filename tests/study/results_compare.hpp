@@ -31,15 +31,17 @@ inline Table read_table(const std::filesystem::path& file) {
   return t;
 }
 
-/// Same header and same values in every column except the timings (wall time, paired time ratio).
+/// Same header and same values in every column except the timings (wall time, CPU time, paired
+/// time ratio).
 inline bool same_results(const std::filesystem::path& a, const std::filesystem::path& b) {
   const Table x = read_table(a), y = read_table(b);
   if (x.header != y.header || x.rows.size() != y.rows.size() || x.rows.empty()) return false;
-  const int wall = x.column("wall_time_s"), paired = x.column("paired_time_ratio");
+  const int wall = x.column("wall_time_s"), cpu = x.column("cpu_time_s"), paired = x.column("paired_time_ratio");
   for (std::size_t r = 0; r < x.rows.size(); ++r) {
     if (x.rows[r].size() != y.rows[r].size()) return false;
     for (std::size_t c = 0; c < x.rows[r].size(); ++c)
-      if (static_cast<int>(c) != wall && static_cast<int>(c) != paired && x.rows[r][c] != y.rows[r][c]) return false;
+      if (static_cast<int>(c) != wall && static_cast<int>(c) != cpu && static_cast<int>(c) != paired && x.rows[r][c] != y.rows[r][c])
+        return false;
   }
   return true;
 }

@@ -1,5 +1,6 @@
 // Work counters of a run: one place, filled the same way for every method.
 #pragma once
+#include <liesim/cpu_clock.hpp>  // the clock of Stats::cpu_time_s
 #include <liesim/plugin.h>
 
 #include <cstdint>
@@ -25,6 +26,7 @@ struct Stats {
   /// f and F evaluations spent inside steps for output at requested times (dense output), kept out
   /// of `counters` so that the work of a run does not depend on how often it is sampled.
   std::int64_t output_evals = 0;
+  double cpu_time_s = 0.0;            ///< CPU time of the thread that ran the loop (cpu_clock.hpp)
 };
 
 }  // namespace liesim

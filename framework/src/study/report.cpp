@@ -212,7 +212,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
                                      "the {} over each case's output times of the Euclidean norm of its state minus the reference's "
                                      "dense output there, in the embedding (the error at t_end is reported beside it)",
                                      study.error, study.error == "max" ? "largest value" : "root mean square"));
-  write_summary(o, out, result);
+  write_summary(o, out, result, study.error);
   std::set<std::string> cases;
   for (const auto& r : result.records) cases.insert(r.case_name);
   for (const auto& c : cases) {

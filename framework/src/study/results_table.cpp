@@ -19,7 +19,7 @@ const std::vector<std::string> fixed_columns{
     "index", "run_id", "group", "case", "model", "integrator", "family", "lie_group", "order", "step", "tolerance",
     "t_end", "status", "error_message", "error_final", "distance_final", "steps", "rejected_steps", "f_evals",
     "F_evals", "exponentials", "dexpinv_calls", "brackets", "projections", "rhs_evals_jac", "jac_evals",
-    "nonlinear_iters", "nonlinear_conv_fails", "h_min_used", "h_max_used", "wall_time_s", "paired_time_ratio", "distance_ratio"};
+    "nonlinear_iters", "nonlinear_conv_fails", "h_min_used", "h_max_used", "wall_time_s", "cpu_time_s", "paired_time_ratio", "distance_ratio"};
 
 std::string quote(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -98,7 +98,7 @@ std::string csv_row(const RunRecord& r, const ResultColumns& c) {
                              std::to_string(s.counters.projections), std::to_string(s.rhs_evals_jac),
                              std::to_string(s.jac_evals), std::to_string(s.nonlinear_iters),
                              std::to_string(s.nonlinear_conv_fails), num(s.h_min_used), num(s.h_max_used), num(r.wall_time_s),
-                             num(r.paired_time_ratio), num(r.distance_ratio)};
+                             num(r.cpu_time_s), num(r.paired_time_ratio), num(r.distance_ratio)};
   if (c.trajectory_errors) f.insert(f.end(), {num(r.error_max), num(r.error_rms)});
   for (const auto& p : c.parameters) {
     auto it = r.parameters.find(p);
@@ -182,6 +182,7 @@ std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns&
     s.h_min_used = to_num(f[k++]);
     s.h_max_used = to_num(f[k++]);
     r.wall_time_s = to_num(f[k++]);
+    r.cpu_time_s = to_num(f[k++]);
     r.paired_time_ratio = to_num(f[k++]);
     r.distance_ratio = to_num(f[k++]);
     if (c.trajectory_errors) {

@@ -6,7 +6,15 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+// toml++ compiled into this file (header-only; framework/CMakeLists.txt), its symbols hidden: the
+// kernel exports none of them and no command loads a shared toml++ library at its start.
+#if TOML_HEADER_ONLY
+#pragma GCC visibility push(hidden)
+#endif
 #include <toml++/toml.h>
+#if TOML_HEADER_ONLY
+#pragma GCC visibility pop
+#endif
 
 #include <algorithm>
 #include <filesystem>

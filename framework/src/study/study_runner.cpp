@@ -31,9 +31,12 @@ namespace liesim::study {
 
 namespace {
 
-/// A run's wall time is the median of repeated runs that take this long in all (see timing_runs).
+/// A run's times are the medians of repeated runs that take this much CPU time in all (see
+/// timing_runs): CPU time, so that how many runs are timed does not depend on the machine's load.
 constexpr double min_timed_s = 0.02;
 constexpr int max_timing_runs = 1000;
+/// ... or this much wall time: a run that waits rather than computes stops there, not at 1000 runs.
+constexpr double max_timed_wall_s = 2.0;
 
 /// Every [[figure]] draws columns that some run of its cases writes into its time series.
 void validate_figures(const StudySpec& study, const std::map<std::string, std::set<std::string>>& series_columns) {
@@ -409,11 +412,11 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   int finished = result.skipped;
   std::vector<double> matched_step(items.size(), 0.0);
   std::vector<double> matched_error(items.size(), 0.0);  // match_error_of: the adaptive run's error
-  // The wall time is that of the integration alone: `repeat` runs without observers (no files
-  // written, no invariants evaluated), their median. A matched run is timed side by side with
+  // The wall and CPU times are those of the integration alone: `repeat` runs without observers
+  // (no files written, no invariants evaluated), their medians. A matched run is timed side by side with
   // its adaptive run: after one untimed run of each, they alternate, so that both see the same
   // machine. A failure here leaves the ratio empty; the run itself has succeeded.
-  auto timing_runs = [&](RunRecord& rec, PreparedRun& p, const RunItem& item, std::vector<double>& times) {
+  auto timing_runs = [&](RunRecord& rec, PreparedRun& p, const RunItem& item, std::vector<double>& times, std::vector<double>& cpu_times) {
     const int repeats = std::max(1, study.repeat);
     NullObserver null;
     std::unique_ptr<PreparedRun> partner;
@@ -430,14 +433,19 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     }
     std::vector<double> partner_times;
     // At least `repeat` timed runs and, for runs below the timer's useful resolution, as many more
-    // as make min_timed_s in all (at most max_timing_runs): the median of many short runs.
-    double timed = 0;
-    for (int rep = 0; rep < repeats || (timed < min_timed_s && rep < max_timing_runs); ++rep) {
+    // as make min_timed_s of CPU time in all (at most max_timing_runs): the median of many short
+    // runs. Counted in CPU time, the number of runs is the same on a loaded machine as on an idle one.
+    double timed = 0, waited = 0;
+    for (int rep = 0; rep < repeats || (timed < min_timed_s && waited < max_timed_wall_s && rep < max_timing_runs); ++rep) {
       try {
-        times.push_back(execute(p, null).stats.wall_time_s);
-        timed += times.back();
+        const Stats s = execute(p, null).stats;
+        times.push_back(s.wall_time_s);
+        cpu_times.push_back(s.cpu_time_s);
+        timed += s.cpu_time_s;
+        waited += s.wall_time_s;
       } catch (const std::exception&) {
         times.clear();  // cannot happen for a deterministic run that has just succeeded
+        cpu_times.clear();
         return;
       }
       if (partner) {
@@ -512,7 +520,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     }
     if (item.matched >= 0 && matched_step[item.index] > 0) p.spec.step = matched_step[item.index];
     RunRecord rec = base_record(item);
-    std::vector<double> times;
+    std::vector<double> times, cpu_times;
     try {
       if (!match_failure.empty()) throw Error(match_failure);
       if (item.matched >= 0 && !(rec.step > 0))
@@ -570,7 +578,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.error_final = (r.y - yref).norm();
         rec.distance_final = p.model->space().distance(r.y, yref);
         trajectory_errors(rec, trajectory.states, ref.trajectory, static_cast<std::size_t>(r.y.size()));
-        timing_runs(rec, p, item, times);
+        timing_runs(rec, p, item, times, cpu_times);
       }
       for (std::size_t i = 0; i < monitor.info().size(); ++i)
         rec.drift[monitor.info()[i].name] = monitor.max_abs_drift()[static_cast<Eigen::Index>(i)];
@@ -591,8 +599,10 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     }
     if (!times.empty()) {
       rec.wall_time_s = median(times);
+      rec.cpu_time_s = median(cpu_times);
     } else {
       rec.wall_time_s = rec.stats.wall_time_s;  // a failed run: the time until it failed
+      rec.cpu_time_s = rec.stats.cpu_time_s;
     }
     return rec;
   };
@@ -611,6 +621,7 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
     rec.status = "failed";
     rec.error = why;
     rec.wall_time_s = seconds;
+    rec.cpu_time_s = std::numeric_limits<double>::quiet_NaN();  // its process's CPU time is not measured
     return rec;
   };
   auto run_limit = [&](int index) {

@@ -25,7 +25,8 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
 /// The report's opening summary, per case: the work–precision front (runs no other run beats on
 /// both f + F evaluations and error), the methods that kept the non-energy invariants to 1e-10 and
 /// those that did not, the failed runs, and the plots to look at first.
-void write_summary(std::ostream& o, const std::string& out, const StudyResult& result);
+/// `error`: the study's error measure (StudySpec::error) the fronts use.
+void write_summary(std::ostream& o, const std::string& out, const StudyResult& result, const std::string& error = "final");
 /// Current UTC time in ISO 8601.
 std::string utc_now();
 

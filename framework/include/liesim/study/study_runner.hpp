@@ -38,6 +38,9 @@ struct RunRecord {
   std::map<std::string, double> observable_final; ///< each observable of the model at the run's last output point
   Stats stats;
   double wall_time_s = 0.0;                       ///< median of the timing runs (without observers)
+  /// Median CPU time of the same timing runs (the thread that ran each; Stats::cpu_time_s); NaN
+  /// for a run whose process died (not measured).
+  double cpu_time_s = 0.0;
   /// Matched runs: median wall time over that of the adaptive run they match, the two timed
   /// alternately (side by side); NaN otherwise.
   double paired_time_ratio = std::numeric_limits<double>::quiet_NaN();
