@@ -94,6 +94,51 @@ TEST_CASE("lie_generalized_alpha is of order 2 for every rho_inf: rotating ball 
   }
 }
 
+TEST_CASE("lie_generalized_alpha's dense output: order 2 inside a step, on SO(3), and the method's memory left alone") {
+  struct Points final : Observer {
+    void on_output(double t, ConstVec y) override {
+      times.push_back(t);
+      states.emplace_back(y);
+    }
+    std::vector<double> times;
+    std::vector<Eigen::VectorXd> states;
+  };
+  const Params axis{{"k", "4"}, {"d", "0.2"}}, ball{{"k", "4"}, {"w0_perp", "0.5,-0.3,0"}};
+  auto m = test::make_model("rotating_ball", axis);
+  // One step of h from the exact start (on the axis: the exact solution), the interpolant at
+  // theta = 0.5: local error O(h^3).
+  std::vector<double> hs, err;
+  for (const double h : {0.2, 0.1, 0.05}) {
+    RunRequest q = test::request("rotating_ball", axis, "lie_generalized_alpha", h, h, {});
+    q.output_times = {0.5 * h};
+    Points points;
+    test::run(q, &points);
+    REQUIRE(points.times.size() == 2);
+    Eigen::VectorXd exact(m->size());
+    REQUIRE(m->exact_solution(0.5 * h, exact) == Status::ok);
+    hs.push_back(h);
+    err.push_back((points.states[1] - exact).norm());
+  }
+  CAPTURE(err[0]);
+  CHECK(loglog_slope(hs, err) == doctest::Approx(3.0).epsilon(0.1));
+  // Over a run: every output's R is a rotation, and the output does not change the integration
+  // (repeating the step would restart the method's acceleration memory).
+  RunRequest q = test::request("rotating_ball", ball, "lie_generalized_alpha", 2.0, 0.05, {{"rho_inf", "0.5"}});
+  q.output_times = output_grid(0.0, 2.0, 0.0123);
+  Points points;
+  const Eigen::VectorXd with = test::run(q, &points).y;
+  q.output_times.clear();
+  const Eigen::VectorXd without = test::run(q).y;
+  CHECK(with == without);
+  REQUIRE(points.times.size() > 100);
+  double worst = 0;
+  for (const auto& y : points.states) {
+    const Eigen::Matrix3d R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(y.data());
+    worst = std::max(worst, (R.transpose() * R - Eigen::Matrix3d::Identity()).norm());
+  }
+  CHECK(worst < 1e-14);
+}
+
 TEST_CASE("a stiff spring at h sqrt(k/m) = 10: lie_generalized_alpha stays stable and damps for rho_inf < 1; R stays on SO(3)") {
   // Small amplitude (h |w| <= 0.1 rad per step: log R stays single-valued along the steps), off the axis.
   const Params stiff{{"k", "10000"}, {"alpha0", "0.01"}, {"w0_perp", "0,0.2,0"}};
