@@ -82,6 +82,7 @@ void LgviCore::rescale(double h, const RigidState& s) noexcept {
 Status LgviStepper::init(Model& model, std::string& error) noexcept {
   model_ = &model;
   last_out_.resize(model.size());
+  saved_out_.resize(model.size());
   have_last_ = false;
   return core_.init(model, "lgvi", error) ? Status::ok : Status::fatal;
 }
@@ -102,6 +103,19 @@ Status LgviStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
   last_out_ = y_new;
   have_last_ = true;
   return Status::ok;
+}
+
+Status LgviStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept {
+  (void)y_new;
+  saved_core_ = core_;
+  saved_out_ = last_out_;
+  const bool had_last = have_last_;
+  have_last_ = false;  // from the model state y, not from the carried discrete state (that of y_new)
+  const Status s = step(t, theta * h, y, out, work);
+  core_ = saved_core_;
+  last_out_ = saved_out_;
+  have_last_ = had_last;
+  return s;
 }
 
 Status LgviAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {

@@ -71,6 +71,9 @@ class LgviStepper final : public sdk::Stepper {
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
+  /// The step repeated with theta h from the model state y, the carried discrete state (and the
+  /// diagnostics) left as the step made them.
+  Status interpolate(double t, double h, ConstVec y, ConstVec y_new, double theta, Vec out, Vec work) noexcept override;
   void diagnostics(Vec out) const noexcept override {
     out[0] = core_.energy();
     out[1] = core_.residual();
@@ -78,9 +81,9 @@ class LgviStepper final : public sdk::Stepper {
   std::string last_error() const override { return error_; }
 
  private:
-  LgviCore core_;
+  LgviCore core_, saved_core_;
   RigidState s_;
-  Eigen::VectorXd last_out_;  // the model state of the last step, whose discrete state is core_.next()
+  Eigen::VectorXd last_out_, saved_out_;  // the model state of the last step, whose discrete state is core_.next()
   bool have_last_ = false;
   Model* model_ = nullptr;
   std::string error_;

@@ -179,3 +179,50 @@ TEST_CASE("output times: bad times are refused with the fix; one step's interpol
   CHECK(equal_output_times(0.0, 3.0, 3) == std::vector<double>{1.0, 2.0, 3.0});
   CHECK_THROWS_AS(output_grid(0.0, 1.0, 0.0), Error);
 }
+
+TEST_CASE("methods for models with a mechanical, Hamiltonian or Riemannian description: dense output leaves the run unchanged") {
+  // The repeated step (or the method's own interpolant) inside each step: output at requested
+  // times must not change what the method computes (a method that carried memory from step to
+  // step and were interpolated by repeating the step would), the outputs land on the requested
+  // times, and the point inside a step approaches the step's start and end (theta -> 0, 1).
+  const std::vector<std::pair<std::string, Params>> models{
+      {"heavy_top", {}}, {"double_well", {}}, {"sphere_flow", {{"field", "contractive"}, {"latitude", "10"}}}, {"rigid_pendulum", {}}, {"trace_function", {}}};
+  int checked = 0;
+  for (const auto& p : registry().plugins()) {
+    if (!p.integrator) continue;
+    for (const auto& m : p.integrator->methods()) {
+      if (m.self_controlled || !m.needs_mechanics) continue;
+      CAPTURE(m.name);
+      bool ran = false;
+      for (const auto& [model, params] : models) {
+        RunRequest q = request(model, params, m.name, 1.0, 0.05, {});
+        try {
+          run(q);
+        } catch (const Error&) {
+          continue;  // this method does not run this model
+        }
+        CAPTURE(model);
+        q.output_times = output_grid(0.0, 1.0, 0.0173);
+        Points points;
+        const Outcome with = run(q, &points);
+        q.output_times.clear();
+        const Outcome without = run(q);
+        CHECK(with.y == without.y);
+        CHECK(with.stats.counters.f_evals + with.stats.counters.F_evals ==
+              without.stats.counters.f_evals + without.stats.counters.F_evals);
+        REQUIRE(points.times.size() == output_grid(0.0, 1.0, 0.0173).size() + 1);
+        // Near a step's end the interpolated point is near the step's state.
+        RunRequest near = request(model, params, m.name, 0.05, 0.05, {});
+        near.output_times = {0.05 * (1 - 1e-7)};
+        Points end;
+        const Outcome step = run(near, &end);
+        CHECK((end.states[1] - step.y).norm() < 1e-5 * std::max(1.0, step.y.norm()));
+        ran = true;
+        break;
+      }
+      CHECK_MESSAGE(ran, "no test model runs this method");
+      ++checked;
+    }
+  }
+  CHECK(checked >= 12);
+}
