@@ -166,7 +166,7 @@ std::string file_identity(const std::string& path) {
 int run(const Registry& registry, const std::vector<std::string>& args) {
   RunRequest req;
   std::vector<std::string> params, options;
-  std::string output, summary, steps, output_times;
+  std::string output, summary, steps, output_times, events_file;
   long output_every = 1, invariants_every = 1;
   double output_grid_dt = 0.0;
   double run_timeout = 0.0;
@@ -184,6 +184,10 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "times of a self-controlled solver)")(
       "output-times", po::value(&output_times), "output at exactly these times T1,T2,... (increasing, in [t0, t_end])")(
       "output-grid", po::value(&output_grid_dt), "output at exactly t0 + k DT, k = 1, 2, ... up to t_end")(
+      "stop-when", po::value(&req.stop_when)->composing(),
+      "stop the run when NAME<VALUE or NAME>VALUE first holds (NAME a state column or an observable; repeatable)")(
+      "event", po::value(&req.events)->composing(), "record when NAME<VALUE or NAME>VALUE starts to hold, without stopping (repeatable)")(
+      "events", po::value(&events_file), "CSV of the located events (event, t, state)")(
       "output-every", po::value(&output_every)->default_value(1), "write every N-th step to --output (and the last)")(
       "run-timeout", po::value(&run_timeout), "stop the run after SECONDS (exit status 4, as for a plugin that crashes)")(
       "invariants-every", po::value(&invariants_every)->default_value(1),
@@ -240,7 +244,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   {
     std::vector<std::pair<const char*, std::string>> files;
     for (const auto& [option, path] : {std::pair<const char*, const std::string*>{"--output", &output}, {"--summary", &summary},
-                                       {"--steps", &steps}})
+                                       {"--steps", &steps}, {"--events", &events_file}})
       if (!path->empty()) {
         const std::string identity = file_identity(*path);
         for (const auto& [other, seen] : files)
@@ -294,6 +298,21 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   }
   if (every) every->finish();
   sampled.finish();
+  if (!events_file.empty()) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(open_for_writing(events_file, "events CSV"), &std::fclose);
+    std::string text = "event,t";
+    for (const auto& name : prepared.model->state_names()) text += "," + name;
+    text += "\n";
+    for (const auto& e : result.events) {
+      text += fmt::format("\"{}\",{:.17g}", prepared.spec.events[e.event].text, e.t);
+      for (Eigen::Index i = 0; i < e.y.size(); ++i) text += fmt::format(",{:.17g}", e.y[i]);
+      text += "\n";
+    }
+    if (std::fwrite(text.data(), 1, text.size(), f.get()) != text.size() || std::fclose(f.release()) != 0) {
+      std::cerr << "liesim: error: writing the events CSV '" << events_file << "' failed (disk full or not writable)\n";
+      if (error.empty()) error = "writing the events CSV failed";
+    }
+  }
   if (csv && !csv->ok()) {
     std::cerr << "liesim: error: writing the output CSV '" << output << "' failed (disk full or not writable)\n";
     if (error.empty()) error = "writing the output CSV failed";
@@ -319,6 +338,8 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   } else {
     fmt::print("model {} with {}: t = {} reached in {} steps ({} rejected), {:.3g} s\n", prepared.model_plugin->name,
                prepared.method.name, result.t, result.stats.steps, result.stats.rejected_steps, result.stats.wall_time_s);
+    for (const auto& e : result.events)
+      fmt::print("event {} at t = {:.17g}{}\n", prepared.spec.events[e.event].text, e.t, prepared.spec.events[e.event].terminal ? " (stopped the run)" : "");
     const Counters& c = result.stats.counters;
     fmt::print("evaluations: f {}, F {}, exponentials {}, dexpinv {}, brackets {}\n", c.f_evals, c.F_evals, c.exps,
                c.dexpinv_calls, c.brackets);

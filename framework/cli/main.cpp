@@ -22,6 +22,7 @@ constexpr const char* usage = R"(usage:
   liesim run --model NAME --integrator NAME [--param KEY=VALUE]... [--option KEY=VALUE]...
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N | --output-times T1,T2,... | --output-grid DT | --output-every N]
+             [--stop-when NAME<VALUE]... [--event NAME>VALUE]... [--events FILE.csv]
              [--invariants-every K] [--run-timeout SECONDS]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
                          [--shard I/N]   only the I-th of N shares of the runs (job arrays)

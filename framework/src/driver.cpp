@@ -2,6 +2,7 @@
 #include <liesim/driver.hpp>
 
 #include "divergence.hpp"
+#include "events.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -188,6 +189,16 @@ struct RunState {
     finish();
     throw RunFailure(why, result);
   }
+  /// Run `work` (dense output, event location) with its model evaluations counted in
+  /// Stats::output_evals, not in the counters: the work of a run does not depend on its sampling.
+  template <class Work>
+  void uncounted(Work&& work) {
+    const Counters before = model.counters();
+    work();
+    const Counters& after = model.counters();
+    result.stats.output_evals += (after.f_evals - before.f_evals) + (after.F_evals - before.F_evals);
+    model.counters() = before;
+  }
   void accept(double h) {
     Stats& s = result.stats;
     s.h_min_used = s.steps == 0 ? h : std::min(s.h_min_used, h);
@@ -218,13 +229,18 @@ struct DenseOutput {
     while (next < times.size() && times[next] <= spec.t0) ++next;  // t0 is output anyway
   }
   bool active() const { return !times.empty(); }
-  /// Output every requested time in (t, t + h] of the accepted step from (t, y) to (t_new, y_new);
-  /// `work`: scratch of the error estimate's size.
+  /// Output every requested time in (t, until] of the accepted step from (t, y) to (t_new, y_new)
+  /// (until = t_new, or a terminal event's time); `work`: scratch of the error estimate's size.
   [[gnu::noinline]] void emit(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
-            ConstVec y, ConstVec y_new, Vec work) {
-    if (next >= times.size() || times[next] > t_new) return;
-    const Counters before = run.model.counters();
-    for (; next < times.size() && times[next] <= t_new; ++next) {
+            ConstVec y, ConstVec y_new, Vec work, double until) {
+    if (next >= times.size() || times[next] > until) return;
+    run.uncounted([&] { emit_until(run, stepper, method, observer, t, h, t_new, y, y_new, work, until); });
+  }
+
+ private:
+  void emit_until(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
+                  ConstVec y, ConstVec y_new, Vec work, double until) {
+    for (; next < times.size() && times[next] <= until; ++next) {
       const double tau = times[next];
       if (tau == t_new) {
         observer.on_output(tau, y_new);
@@ -236,11 +252,28 @@ struct DenseOutput {
                              tau, t, h, s != Status::ok ? describe_status(s, step_failure_detail(run.model, stepper)) : "non-finite state"));
       observer.on_output(tau, y_out);
     }
-    const Counters& after = run.model.counters();
-    run.result.stats.output_evals += (after.f_evals - before.f_evals) + (after.F_evals - before.F_evals);
-    run.model.counters() = before;
   }
 };
+
+/// Events inside accepted steps (events.hpp): located with their evaluations uncounted; true when
+/// a terminal one ended the run (its state is the run's, output after the requested times before it).
+[[gnu::noinline]] bool handle_events(RunState& run, EventLocator& events, DenseOutput& dense, Stepper& stepper, const MethodInfo& method,
+                                     Observer& observer, double t, double h, double t_new, ConstVec y, ConstVec y_new, Vec work) {
+  bool stop = false;
+  std::string why;
+  Status s = Status::ok;
+  run.uncounted([&] { s = events.scan(stepper, t, h, t_new, y, y_new, work, run.result.events, stop, why); });
+  if (s != Status::ok) run.fail(fmt::format("method '{}': {}: {}", method.name, why, describe_status(s, step_failure_detail(run.model, stepper))));
+  if (!stop) return false;
+  const EventHit& hit = run.result.events.back();
+  if (dense.active()) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, work, hit.t);
+  run.result.y = hit.y;
+  run.result.t = hit.t;
+  run.accept(hit.t - t);
+  observer.on_output(hit.t, hit.y);
+  run.check_invariants(hit.t, run.result.y, true);
+  return true;
+}
 
 }  // namespace
 
@@ -275,6 +308,9 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   observer.on_output(t, y);
   DenseOutput dense(spec, n);
   const bool dense_output = dense.active();  // (hoisted: the step loops test it once per step)
+  EventLocator events(spec.events, model);
+  const bool events_on = events.active();
+  if (events_on && events.begin(t, y) != Status::ok) throw Error(fmt::format("the model's observables at t0 = {} failed: {}", t, model.last_error()));
 
   const double T = spec.t_end;
   if (!adaptive) {
@@ -297,7 +333,11 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
         run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
       run.check_bounded(t_next, y_new);
       report_diagnostics();
-      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_next, y, y_new, err);
+      if (events_on && handle_events(run, events, dense, stepper, method, observer, t, h, t_next, y, y_new, err)) {
+        run.finish();
+        return run.result;
+      }
+      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_next, y, y_new, err, t_next);
       y.swap(y_new);
       t = t_next;
       run.accept(h);
@@ -371,7 +411,11 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     if (accepted) {
       const double t_new = last ? T : t + h;
       run.check_bounded(t_new, y_new);
-      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, err);
+      if (events_on && handle_events(run, events, dense, stepper, method, observer, t, h, t_new, y, y_new, err)) {
+        run.finish();
+        return run.result;
+      }
+      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, err, t_new);
       y.swap(y_new);
       t = t_new;
       run.accept(h);
@@ -422,6 +466,9 @@ void check_output_times(const RunSpec& spec) {
 }
 
 RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer) {
+  if (!spec.events.empty())
+    throw Error(fmt::format("events ('{}') are located on the dense output of kernel-driven methods; this self-controlled solver "
+                            "does not locate them yet: choose a kernel-driven method (e.g. rkmk45, dopri45)", spec.events.front().text));
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));

@@ -81,6 +81,11 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
   if (!p.y0.allFinite()) throw Error(fmt::format("model '{}': the initial state is not finite", r.model));
   const std::string off = p.model->check_state(p.y0);
   if (!off.empty()) throw Error(fmt::format("model '{}': initial state rejected: {}", r.model, off));
+  for (const auto& text : r.stop_when) p.spec.events.push_back(parse_event(text, *p.model, true));
+  for (const auto& text : r.events) p.spec.events.push_back(parse_event(text, *p.model, false));
+  if (!p.spec.events.empty() && info.self_controlled)
+    throw Error(fmt::format("events ('{}') are located on the dense output of kernel-driven methods; '{}' controls its own steps and "
+                            "does not locate them yet: choose a kernel-driven method (e.g. rkmk45, dopri45)", p.spec.events.front().text, r.method));
 
   // Let the method look at the model and settings now (fixed step for a solver without one, a
   // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.

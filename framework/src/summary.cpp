@@ -30,6 +30,11 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
   j["t0"] = run.spec.t0;
   j["t_end"] = run.spec.t_end;
   j["t_reached"] = r.t;
+  json events = json::array();
+  for (const auto& e : r.events)
+    events.push_back({{"event", run.spec.events[e.event].text}, {"t", e.t}, {"terminal", run.spec.events[e.event].terminal},
+                      {"state", std::vector<double>(e.y.data(), e.y.data() + e.y.size())}});
+  j["events"] = events;
   if (run.spec.step > 0) j["step"] = run.spec.step;
   else {
     j["rtol"] = run.spec.control.rtol;

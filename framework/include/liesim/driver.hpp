@@ -45,6 +45,25 @@ struct DivergenceBounds {
 /// Accepted steps between two checks of the invariants (they cost about one field evaluation).
 inline constexpr long invariant_check_every = 32;
 
+/// An event: a state component or an observable of the model crossing a value in one direction,
+/// g(t, y) = component - value (`--stop-when "q<0"`: g falls through 0; `"q>0"`: g rises through 0).
+struct EventSpec {
+  std::string name;          ///< the state column or observable, as given
+  int state_index = -1;      ///< the state component, or -1
+  int observable_index = -1; ///< the observable, or -1
+  double value = 0.0;
+  int direction = -1;        ///< -1: falling below value ('<'), +1: rising above it ('>')
+  bool terminal = true;      ///< stop the run at the event (else record it and go on)
+  std::string text;          ///< as the user wrote it, e.g. "q<0"
+};
+
+/// An event located inside an accepted step (by the Illinois method on the dense output).
+struct EventHit {
+  std::size_t event = 0;  ///< index into RunSpec::events
+  double t = 0.0;
+  Eigen::VectorXd y;
+};
+
 /// What to integrate: time span and step size or step control.
 struct RunSpec {
   double t0 = 0.0;             ///< initial time
@@ -57,14 +76,18 @@ struct RunSpec {
   /// solver's interpolation. Empty: every accepted step of a kernel-driven method, solver_outputs
   /// equal intervals of a self-controlled solver.
   std::vector<double> output_times;
+  /// Events located inside the accepted steps of a kernel-driven method (to t_tol = 1e-13 max(1, |t|)
+  /// in time, on the method's dense output); a terminal one ends the run at the event.
+  std::vector<EventSpec> events;
   DivergenceBounds divergence;  ///< when the run ends as diverged
 };
 
 /// Result of a run (also attached to a RunFailure, holding what was computed before the failure).
 struct RunResult {
   Stats stats;
-  double t = 0.0;          ///< time reached
+  double t = 0.0;          ///< time reached (a terminal event's time)
   Eigen::VectorXd y;       ///< state at t
+  std::vector<EventHit> events;  ///< the events located, in time order
 };
 
 /// A run that ended early; `partial` holds the statistics and the last good state.
@@ -96,6 +119,9 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
 std::vector<double> equal_output_times(double t0, double t_end, long n);
 /// The output grid t0 + k dt, k = 1, 2, ..., up to t_end (a time within 1e-9 dt of t_end is t_end).
 std::vector<double> output_grid(double t0, double t_end, double dt);
+/// Parse "NAME<VALUE" or "NAME>VALUE" against a model's state columns and observables; throws
+/// liesim::Error naming the problem and the names there are.
+EventSpec parse_event(const std::string& text, const Model& model, bool terminal);
 /// Check spec.output_times: finite, increasing, inside [t0, t_end]; throws liesim::Error naming the
 /// first bad time and the fix.
 void check_output_times(const RunSpec& spec);

@@ -23,6 +23,8 @@ struct RunRequest {
   double atol = 0.0;                              ///< absolute tolerance (adaptive)
   int solver_outputs = 100;                       ///< output times of self-controlled solvers (when output_times is empty)
   std::vector<double> output_times;               ///< output at exactly these times (RunSpec::output_times)
+  std::vector<std::string> stop_when;             ///< terminal events "NAME<VALUE" / "NAME>VALUE" (RunSpec::events)
+  std::vector<std::string> events;                ///< events recorded without stopping
   std::vector<double> y0;                         ///< initial state instead of the model's (empty: the model's)
 };
 

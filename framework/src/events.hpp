@@ -1,0 +1,37 @@
+// Events of a kernel-driven run: g(t, y) = (a state component or an observable) - value changes
+// sign in the event's direction inside an accepted step; the time is located by the Illinois
+// method (regula falsi with the retained end's value halved) on the method's dense output.
+#pragma once
+#include <liesim/driver.hpp>
+
+#include <string>
+#include <vector>
+
+namespace liesim {
+
+class EventLocator {
+ public:
+  /// Events of `spec` on `model` (none: inactive, no cost per step).
+  EventLocator(const std::vector<EventSpec>& events, Model& model);
+  bool active() const noexcept { return !events_.empty(); }
+  /// g at the run's start.
+  Status begin(double t0, ConstVec y0) noexcept;
+  /// After an accepted step from (t, y) with size h to (t_new, y_new): append the events inside it
+  /// to `hits` in time order, up to and including the first terminal one (then `stop`). The
+  /// interpolation's model evaluations are the caller's to account for. On failure, `error` says why.
+  Status scan(Stepper& stepper, double t, double h, double t_new, ConstVec y, ConstVec y_new, Vec work, std::vector<EventHit>& hits,
+              bool& stop, std::string& error);
+
+ private:
+  /// g of every event at (t, y) into `g`.
+  Status evaluate(double t, ConstVec y, Eigen::VectorXd& g) noexcept;
+  /// g of event k alone.
+  Status evaluate_one(std::size_t k, double t, ConstVec y, double& g) noexcept;
+
+  const std::vector<EventSpec>& events_;
+  Model& model_;
+  Eigen::VectorXd g0_, g1_, observables_, y_theta_;
+  bool observables_needed_ = false;
+};
+
+}  // namespace liesim
