@@ -194,7 +194,9 @@ TEST_CASE("methods for models with a mechanical, Hamiltonian or Riemannian descr
       if (m.self_controlled || !m.needs_mechanics) continue;
       CAPTURE(m.name);
       bool ran = false;
-      for (const auto& [model, params] : models) {
+      for (const auto& entry : models) {
+        const std::string& model = entry.first;  // (named: clang 14 cannot capture structured bindings in doctest's macros)
+        const Params& params = entry.second;
         RunRequest q = request(model, params, m.name, 1.0, 0.05, {});
         try {
           run(q);

@@ -8,11 +8,12 @@
 #include <fmt/ranges.h>
 // toml++ compiled into this file (header-only; framework/CMakeLists.txt), its symbols hidden: the
 // kernel exports none of them and no command loads a shared toml++ library at its start.
-#if TOML_HEADER_ONLY
+#if defined(TOML_HEADER_ONLY) && TOML_HEADER_ONLY  // (tested before toml.h defines it by default)
+#define LIESIM_TOML_HIDDEN 1
 #pragma GCC visibility push(hidden)
 #endif
 #include <toml++/toml.h>
-#if TOML_HEADER_ONLY
+#ifdef LIESIM_TOML_HIDDEN
 #pragma GCC visibility pop
 #endif
 
