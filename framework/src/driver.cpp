@@ -432,8 +432,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
 
 RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer) {
   if (!spec.events.empty())
-    throw Error(fmt::format("events ('{}') are located on the dense output of kernel-driven methods; this self-controlled solver "
-                            "does not locate them yet: choose a kernel-driven method (e.g. rkmk45, dopri45)", spec.events.front().text));
+    throw Error(solver_events_refusal(spec.events.front().text, "this self-controlled solver"));
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));

@@ -36,6 +36,11 @@ EventSpec parse_event(const std::string& text, const Model& model, bool terminal
   return e;
 }
 
+std::string solver_events_refusal(const std::string& event, const std::string& method) {
+  return fmt::format("events ('{}') are located on the dense output of kernel-driven methods; {} controls its own steps and does "
+                     "not locate them yet: choose a kernel-driven method (e.g. rkmk45, dopri45)", event, method);
+}
+
 EventLocator::EventLocator(const std::vector<EventSpec>& events, Model& model)
     : events_(events), model_(model), g0_(events.size()), g1_(events.size()), y_theta_(events.empty() ? 0 : model.size()) {
   for (const auto& e : events) observables_needed_ = observables_needed_ || e.observable_index >= 0;
@@ -47,20 +52,16 @@ Status EventLocator::evaluate(double t, ConstVec y, Eigen::VectorXd& g) noexcept
     const Status s = model_.evaluate_observables(t, y, observables_);
     if (s != Status::ok) return s;
   }
-  for (std::size_t k = 0; k < events_.size(); ++k) {
-    const EventSpec& e = events_[k];
-    g[static_cast<Eigen::Index>(k)] = (e.state_index >= 0 ? y[e.state_index] : observables_[e.observable_index]) - e.value;
-  }
+  for (std::size_t k = 0; k < events_.size(); ++k) g[static_cast<Eigen::Index>(k)] = g_of(k, y);
   return Status::ok;
 }
 
 Status EventLocator::evaluate_one(std::size_t k, double t, ConstVec y, double& g) noexcept {
-  const EventSpec& e = events_[k];
-  if (e.observable_index >= 0) {
+  if (events_[k].observable_index >= 0) {
     const Status s = model_.evaluate_observables(t, y, observables_);
     if (s != Status::ok) return s;
   }
-  g = (e.state_index >= 0 ? y[e.state_index] : observables_[e.observable_index]) - e.value;
+  g = g_of(k, y);
   return Status::ok;
 }
 

@@ -27,6 +27,11 @@ class EventLocator {
   Status evaluate(double t, ConstVec y, Eigen::VectorXd& g) noexcept;
   /// g of event k alone.
   Status evaluate_one(std::size_t k, double t, ConstVec y, double& g) noexcept;
+  /// g of event k at y, with the observables (where it needs them) already in observables_.
+  double g_of(std::size_t k, ConstVec y) const noexcept {
+    const EventSpec& e = events_[k];
+    return (e.state_index >= 0 ? y[e.state_index] : observables_[e.observable_index]) - e.value;
+  }
 
   const std::vector<EventSpec>& events_;
   Model& model_;

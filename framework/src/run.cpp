@@ -84,8 +84,7 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
   for (const auto& text : r.stop_when) p.spec.events.push_back(parse_event(text, *p.model, true));
   for (const auto& text : r.events) p.spec.events.push_back(parse_event(text, *p.model, false));
   if (!p.spec.events.empty() && info.self_controlled)
-    throw Error(fmt::format("events ('{}') are located on the dense output of kernel-driven methods; '{}' controls its own steps and "
-                            "does not locate them yet: choose a kernel-driven method (e.g. rkmk45, dopri45)", p.spec.events.front().text, r.method));
+    throw Error(solver_events_refusal(p.spec.events.front().text, fmt::format("'{}'", r.method)));
 
   // Let the method look at the model and settings now (fixed step for a solver without one, a
   // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.

@@ -95,14 +95,6 @@ TEST_CASE("lie_generalized_alpha is of order 2 for every rho_inf: rotating ball 
 }
 
 TEST_CASE("lie_generalized_alpha's dense output: order 2 inside a step, on SO(3), and the method's memory left alone") {
-  struct Points final : Observer {
-    void on_output(double t, ConstVec y) override {
-      times.push_back(t);
-      states.emplace_back(y);
-    }
-    std::vector<double> times;
-    std::vector<Eigen::VectorXd> states;
-  };
   const Params axis{{"k", "4"}, {"d", "0.2"}}, ball{{"k", "4"}, {"w0_perp", "0.5,-0.3,0"}};
   auto m = test::make_model("rotating_ball", axis);
   // One step of h from the exact start (on the axis: the exact solution), the interpolant at
@@ -111,7 +103,7 @@ TEST_CASE("lie_generalized_alpha's dense output: order 2 inside a step, on SO(3)
   for (const double h : {0.2, 0.1, 0.05}) {
     RunRequest q = test::request("rotating_ball", axis, "lie_generalized_alpha", h, h, {});
     q.output_times = {0.5 * h};
-    Points points;
+    test::Recorded points;
     test::run(q, &points);
     REQUIRE(points.times.size() == 2);
     Eigen::VectorXd exact(m->size());
@@ -125,7 +117,7 @@ TEST_CASE("lie_generalized_alpha's dense output: order 2 inside a step, on SO(3)
   // (repeating the step would restart the method's acceleration memory).
   RunRequest q = test::request("rotating_ball", ball, "lie_generalized_alpha", 2.0, 0.05, {{"rho_inf", "0.5"}});
   q.output_times = output_grid(0.0, 2.0, 0.0123);
-  Points points;
+  test::Recorded points;
   const Eigen::VectorXd with = test::run(q, &points).y;
   q.output_times.clear();
   const Eigen::VectorXd without = test::run(q).y;

@@ -12,16 +12,6 @@ using namespace liesim::test::methods;
 
 namespace {
 
-/// Keeps every output point.
-struct Points final : Observer {
-  void on_output(double t, ConstVec y) override {
-    times.push_back(t);
-    states.emplace_back(y);
-  }
-  std::vector<double> times;
-  std::vector<Eigen::VectorXd> states;
-};
-
 /// The forced, damped oscillator of test_orders.cpp (exact solution, time-dependent field).
 /// The contractive flow on S^2 from latitude 10 degrees, with isotropy c = 0.5.
 const Params sphere{{"field", "contractive"}, {"c", "0.5"}, {"latitude", "10"}};
@@ -33,7 +23,7 @@ const Params forced{{"zeta", "0.05"}, {"F0", "0.5"}, {"omega", "1.3"}, {"q0", "1
 double interpolation_error(const std::string& model, const Params& params, const std::string& method, double h, double theta) {
   RunRequest q = request(model, params, method, h, h, {});
   q.output_times = {theta * h};
-  Points points;
+  Recorded points;
   run(q, &points);
   REQUIRE(points.times.size() == 2);  // t0 and the requested time (not the step's end)
   CHECK(points.times[1] == theta * h);
@@ -90,7 +80,7 @@ TEST_CASE("RKMK's interpolant stays on the manifold; it is the table's continuou
     RunRequest q = request("sphere_flow", sphere, method, 10.0, adaptive ? 0.0 : 0.5, {});
     if (adaptive) q.rtol = q.atol = 1e-3;
     q.output_times = output_grid(0.0, 10.0, 0.0731);
-    Points points;
+    Recorded points;
     run(q, &points);
     REQUIRE(points.times.size() == q.output_times.size() + 1);
     for (std::size_t k = 1; k < points.times.size(); ++k) CHECK(points.times[k] == q.output_times[k - 1]);
@@ -103,7 +93,7 @@ TEST_CASE("RKMK's interpolant stays on the manifold; it is the table's continuou
   for (const double h : {0.4, 0.2, 0.1}) {
     RunRequest q = request("sphere_flow", sphere, "rkmk4", 4.0, h, {});
     q.output_times = output_grid(0.0, 4.0, 0.0317);
-    Points points;
+    Recorded points;
     run(q, &points);
     const auto m = make_model("sphere_flow", sphere);
     Eigen::VectorXd exact(m->size());
@@ -128,7 +118,7 @@ TEST_CASE("output at requested times equals a run stopped there, to the interpol
     RunRequest q = request("harmonic_oscillator", forced, method, 3.0, 0.0, {});
     q.rtol = q.atol = 1e-10;
     q.output_times = {0.5, 1.234, 2.0, 3.0};
-    Points points;
+    Recorded points;
     const Outcome whole = run(q, &points);
     REQUIRE(points.times.size() == 5);
     CHECK(points.times == std::vector<double>{0.0, 0.5, 1.234, 2.0, 3.0});
@@ -205,7 +195,7 @@ TEST_CASE("methods for models with a mechanical, Hamiltonian or Riemannian descr
         }
         CAPTURE(model);
         q.output_times = output_grid(0.0, 1.0, 0.0173);
-        Points points;
+        Recorded points;
         const Outcome with = run(q, &points);
         q.output_times.clear();
         const Outcome without = run(q);
@@ -216,7 +206,7 @@ TEST_CASE("methods for models with a mechanical, Hamiltonian or Riemannian descr
         // Near a step's end the interpolated point is near the step's state.
         RunRequest near = request(model, params, m.name, 0.05, 0.05, {});
         near.output_times = {0.05 * (1 - 1e-7)};
-        Points end;
+        Recorded end;
         const Outcome step = run(near, &end);
         CHECK((end.states[1] - step.y).norm() < 1e-5 * std::max(1.0, step.y.norm()));
         ran = true;
@@ -238,7 +228,7 @@ TEST_CASE("events: located on the dense output to 1e-10 against closed forms; a 
     q.rtol = q.atol = 1e-12;
     q.stop_when = {"q<0"};
     q.output_times = {0.5, 0.7, 1.0, 2.0};
-    Points points;
+    Recorded points;
     PreparedRun p = prepare_run(registry(), q);
     const RunResult r = execute(p, points);
     REQUIRE(r.events.size() == 1);

@@ -932,12 +932,8 @@ outputs = [0.5, 2.0]
 integrators = ["rk4"]
 steps = [0.1]
 )");
-  const std::string out = (d / "bad.txt").string();
-  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " study " + bad.string() + " --out " + (d / "bad").string() +
-                                  " >" + out + " 2>&1").c_str());
-  CHECK(WEXITSTATUS(status) == 1);
-  std::ifstream in(out);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(run_logged("study " + bad.string() + " --out " + (d / "bad").string(), d / "bad.txt") == 1);
+  const std::string text = read_text(d / "bad.txt");
   CHECK(text.find("study.toml:9: case 'late': output time 2 (number 2 of 2) is outside the run's time span [0, 1]") != std::string::npos);
   fs::remove_all(d);
 }
@@ -992,12 +988,8 @@ model = "rigid_body"
 integrators = ["rk4"]
 steps = [0.1]
 )");
-  const std::string out = (d / "bad.txt").string();
-  const int status = std::system(("env LIESIM_PLUGIN_PATH= " + liesim_exe + " study " + bad.string() + " --out " + (d / "bad").string() +
-                                  " >" + out + " 2>&1").c_str());
-  CHECK(WEXITSTATUS(status) == 1);
-  std::ifstream in(out);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(run_logged("study " + bad.string() + " --out " + (d / "bad").string(), d / "bad.txt") == 1);
+  const std::string text = read_text(d / "bad.txt");
   CHECK(text.find("study.toml:2: error = \"rms\" measures the error over each case's output times, but case 'plain' (line 3) has none")
         != std::string::npos);
   fs::remove_all(d);

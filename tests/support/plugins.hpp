@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace liesim::test {
 
@@ -28,6 +29,16 @@ inline std::unique_ptr<Model> make_model(const std::string& name, const std::map
   if (!m) throw Error(error);
   return m;
 }
+
+/// Keeps every output point of a run (time and state).
+struct Recorded final : Observer {
+  void on_output(double t, ConstVec y) override {
+    times.push_back(t);
+    states.emplace_back(y);
+  }
+  std::vector<double> times;
+  std::vector<Eigen::VectorXd> states;
+};
 
 /// Final state and statistics of a run.
 struct Outcome {

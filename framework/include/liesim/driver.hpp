@@ -122,6 +122,8 @@ std::vector<double> output_grid(double t0, double t_end, double dt);
 /// Parse "NAME<VALUE" or "NAME>VALUE" against a model's state columns and observables; throws
 /// liesim::Error naming the problem and the names there are.
 EventSpec parse_event(const std::string& text, const Model& model, bool terminal);
+/// Why a self-controlled solver (`method`, as the message names it) refuses the event `event`.
+std::string solver_events_refusal(const std::string& event, const std::string& method);
 /// Check spec.output_times: finite, increasing, inside [t0, t_end]; throws liesim::Error naming the
 /// first bad time and the fix.
 void check_output_times(const RunSpec& spec);

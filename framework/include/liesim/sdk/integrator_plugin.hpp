@@ -62,16 +62,18 @@ struct IntegratorFunctions {
       return to_c(st);
     });
   }
+  /// Log the stepper's message after a failed step or interpolation (out of the hot path).
+  [[gnu::cold, gnu::noinline]] static void log_stepper_failure(StepperInstance* s) noexcept {
+    try {
+      log_error(s->context, s->stepper->last_error());
+    } catch (...) {
+    }
+  }
   static int32_t stepper_error_space(liesim_stepper* p) noexcept { return static_cast<int32_t>(stepper(p)->stepper->error_space()); }
   LIESIM_SDK_HOT static liesim_status stepper_step(liesim_stepper* p, double t, double h, const double* y, double* y_new, double* err) noexcept {
     StepperInstance* s = stepper(p);
     const Status st = s->stepper->step(t, h, in(y, s->n), out(y_new, s->n), out(err, s->err_size));
-    if (st != Status::ok) {
-      try {
-        log_error(s->context, s->stepper->last_error());
-      } catch (...) {
-      }
-    }
+    if (st != Status::ok) log_stepper_failure(s);
     return to_c(st);
   }
 
@@ -130,12 +132,7 @@ struct IntegratorFunctions {
                                            double* o, double* work) noexcept {
     StepperInstance* s = stepper(p);
     const Status st = s->stepper->interpolate(t, h, in(y, s->n), in(y_new, s->n), theta, out(o, s->n), out(work, s->err_size));
-    if (st != Status::ok) {
-      try {
-        log_error(s->context, s->stepper->last_error());
-      } catch (...) {
-      }
-    }
+    if (st != Status::ok) log_stepper_failure(s);
     return to_c(st);
   }
 #endif
