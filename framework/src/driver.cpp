@@ -275,6 +275,32 @@ struct DenseOutput {
   return true;
 }
 
+/// Advance a solver with events to t_out (y_out: the state there), recording each event its root
+/// finding returns at; true when a terminal one ended the run (its state is the run's).
+[[gnu::noinline]] bool solver_events(RunState& run, Solver& solver, const RunSpec& spec, Observer& observer, double t_out, Vec y_out,
+                                     std::vector<int32_t>& found) {
+  for (;;) {
+    double t_reached = t_out;
+    if (solver.advance_to_event(t_out, y_out, t_reached, found.data()) != Status::ok) run.fail(solver.last_error());
+    if (std::none_of(found.begin(), found.end(), [](int32_t f) { return f != 0; })) return false;
+    if (!y_out.allFinite()) run.fail(fmt::format("non-finite state at the event at t = {}", t_reached));
+    bool stop = false;
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      if (!found[k]) continue;
+      run.result.events.push_back(EventHit{k, t_reached, y_out});
+      stop = stop || spec.events[k].terminal;
+    }
+    if (stop) {
+      run.result.y = y_out;
+      run.result.t = t_reached;
+      observer.on_output(t_reached, y_out);
+      run.check_invariants(t_reached, run.result.y, true);
+      return true;
+    }
+    if (t_reached >= t_out) return false;
+  }
+}
+
 }  // namespace
 
 RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
@@ -431,8 +457,6 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
 }
 
 RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer) {
-  if (!spec.events.empty())
-    throw Error(solver_events_refusal(spec.events.front().text, "this self-controlled solver"));
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
@@ -442,6 +466,10 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   std::string init_error;
   RunState run(model, y0, spec.t0, spec.divergence);
   if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
+  // Events: located by the solver's own root finding (SUNDIALS: CVodeRootInit, ...).
+  EventLocator events(spec.events, model);
+  if (events.active()) set_solver_events(solver, events, "this self-controlled solver");
+  std::vector<int32_t> found(spec.events.size(), 0);
   // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
   // steps with their diagnostics, and become the run's last good state.
   struct StepReport {
@@ -474,7 +502,14 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   run.before_finish = [&](Stats& stats) { solver.add_stats(stats); };
   for (std::size_t k = 0; k < times.size(); ++k) {
     const double t_out = times[k];
-    if (solver.advance(t_out, y_out) != Status::ok) run.fail(solver.last_error());
+    if (events.active()) {
+      if (solver_events(run, solver, spec, observer, t_out, y_out, found)) {
+        run.finish();
+        return run.result;
+      }
+    } else if (solver.advance(t_out, y_out) != Status::ok) {
+      run.fail(solver.last_error());
+    }
     if (!y_out.allFinite()) run.fail(fmt::format("non-finite state at t = {}", t_out));
     run.check_bounded(t_out, y_out);
     run.result.y = y_out;

@@ -11,17 +11,7 @@
 namespace liesim {
 
 EventSpec parse_event(const std::string& text, const Model& model, bool terminal) {
-  EventSpec e;
-  e.text = text;
-  e.terminal = terminal;
-  const auto op = text.find_first_of("<>");
-  if (op == std::string::npos || op == 0 || op + 1 >= text.size())
-    throw Error(fmt::format("event '{}': write NAME<VALUE (NAME falls below VALUE) or NAME>VALUE (rises above it), NAME a state "
-                            "column or an observable, e.g. \"q<0\"", text));
-  e.name = detail::trim(text.substr(0, op));
-  e.direction = text[op] == '<' ? -1 : +1;
-  if (!detail::parse_double(text.substr(op + 1), e.value) || !std::isfinite(e.value))
-    throw Error(fmt::format("event '{}': '{}' is not a finite number", text, detail::trim(text.substr(op + 1))));
+  EventSpec e = parse_event_text(text, terminal);
   const auto states = model.state_names();
   for (std::size_t k = 0; k < states.size(); ++k)
     if (states[k] == e.name) e.state_index = static_cast<int>(k);
@@ -36,18 +26,34 @@ EventSpec parse_event(const std::string& text, const Model& model, bool terminal
   return e;
 }
 
-std::string solver_events_refusal(const std::string& event, const std::string& method) {
-  return fmt::format("events ('{}') are located on the dense output of kernel-driven methods; {} controls its own steps and does "
-                     "not locate them yet: choose a kernel-driven method (e.g. rkmk45, dopri45)", event, method);
+std::string solver_events_refusal(const std::string& event, const std::string& method, const std::string& why) {
+  return fmt::format("method {} cannot locate the event '{}': {}; choose a kernel-driven method (e.g. rkmk45, dopri45: events on "
+                     "its dense output) or a SUNDIALS solver (cvode_bdf, arkode_erk, ida: its own root finding)", method, event, why);
+}
+
+void set_solver_events(Solver& solver, EventLocator& events, const std::string& method) {
+  std::string why;
+  const auto count = static_cast<int32_t>(events.directions().size());
+  if (solver.set_events(count, events.directions().data(), &EventLocator::g, &events, why) != Status::ok)
+    throw Error(solver_events_refusal(events.first_text(), method, why));
 }
 
 EventLocator::EventLocator(const std::vector<EventSpec>& events, Model& model)
     : events_(events), model_(model), g0_(events.size()), g1_(events.size()), y_theta_(events.empty() ? 0 : model.size()) {
-  for (const auto& e : events) observables_needed_ = observables_needed_ || e.observable_index >= 0;
+  for (const auto& e : events) {
+    observables_needed_ = observables_needed_ || e.observable_index >= 0;
+    directions_.push_back(e.direction);
+  }
   observables_.resize(observables_needed_ ? model.observable_count() : 0);
 }
 
-Status EventLocator::evaluate(double t, ConstVec y, Eigen::VectorXd& g) noexcept {
+int32_t EventLocator::g(void* self, double t, const double* y, double* g_out) noexcept {
+  auto* e = static_cast<EventLocator*>(self);
+  const auto m = static_cast<Eigen::Index>(e->events_.size());
+  return e->evaluate(t, Eigen::Map<const Eigen::VectorXd>(y, e->model_.size()), Eigen::Map<Eigen::VectorXd>(g_out, m)) == Status::ok ? 0 : 1;
+}
+
+Status EventLocator::evaluate(double t, ConstVec y, Vec g) noexcept {
   if (observables_needed_) {
     const Status s = model_.evaluate_observables(t, y, observables_);
     if (s != Status::ok) return s;

@@ -3,7 +3,9 @@
 // method (regula falsi with the retained end's value halved) on the method's dense output.
 #pragma once
 #include <liesim/driver.hpp>
+#include <liesim/integrator.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,12 @@ class EventLocator {
   bool active() const noexcept { return !events_.empty(); }
   /// g at the run's start.
   Status begin(double t0, ConstVec y0) noexcept;
+  /// For a solver's own root finding (Solver::set_events): each event's direction (+1 rising, -1
+  /// falling), and g of every event at (t, y) through a C callback (`self`: this locator; 0 ok).
+  const std::vector<int32_t>& directions() const noexcept { return directions_; }
+  /// The first event as the user wrote it (for messages).
+  const std::string& first_text() const { return events_.front().text; }
+  static int32_t g(void* self, double t, const double* y, double* g_out) noexcept;
   /// After an accepted step from (t, y) with size h to (t_new, y_new): append the events inside it
   /// to `hits` in time order, up to and including the first terminal one (then `stop`). The
   /// interpolation's model evaluations are the caller's to account for. On failure, `error` says why.
@@ -24,7 +32,7 @@ class EventLocator {
 
  private:
   /// g of every event at (t, y) into `g`.
-  Status evaluate(double t, ConstVec y, Eigen::VectorXd& g) noexcept;
+  Status evaluate(double t, ConstVec y, Vec g) noexcept;
   /// g of event k alone.
   Status evaluate_one(std::size_t k, double t, ConstVec y, double& g) noexcept;
   /// g of event k at y, with the observables (where it needs them) already in observables_.
@@ -36,7 +44,12 @@ class EventLocator {
   const std::vector<EventSpec>& events_;
   Model& model_;
   Eigen::VectorXd g0_, g1_, observables_, y_theta_;
+  std::vector<int32_t> directions_;
   bool observables_needed_ = false;
 };
+
+/// Hand `events` to a solver's own root finding (Solver::set_events); throws liesim::Error with the
+/// refusal (solver_events_refusal, naming `method`) if it cannot locate them.
+void set_solver_events(Solver& solver, EventLocator& events, const std::string& method);
 
 }  // namespace liesim

@@ -2,6 +2,8 @@
 #include <liesim/child_process.hpp>
 #include <liesim/run.hpp>
 
+#include "events.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -83,8 +85,6 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
   if (!off.empty()) throw Error(fmt::format("model '{}': initial state rejected: {}", r.model, off));
   for (const auto& text : r.stop_when) p.spec.events.push_back(parse_event(text, *p.model, true));
   for (const auto& text : r.events) p.spec.events.push_back(parse_event(text, *p.model, false));
-  if (!p.spec.events.empty() && info.self_controlled)
-    throw Error(solver_events_refusal(p.spec.events.front().text, fmt::format("'{}'", r.method)));
 
   // Let the method look at the model and settings now (fixed step for a solver without one, a
   // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.
@@ -97,8 +97,13 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
   if (info.self_controlled) {
     std::unique_ptr<Solver> solver(family_object.create_solver(info.name, p.options, refused));
     const SolverTolerances tol{p.spec.control.rtol, p.spec.control.atol, p.spec.step};
-    if (solver && solver->init(*p.model, p.spec.t0, p.y0, tol, refused) == Status::ok) refused.clear();
-    else if (refused.empty()) refused = "the solver refused the model";
+    if (solver && solver->init(*p.model, p.spec.t0, p.y0, tol, refused) == Status::ok) {
+      refused.clear();
+      EventLocator events(p.spec.events, *p.model);  // (refused before any run, as bad settings are)
+      if (events.active()) set_solver_events(*solver, events, fmt::format("'{}'", r.method));
+    } else if (refused.empty()) {
+      refused = "the solver refused the model";
+    }
   } else {
     std::unique_ptr<Stepper> stepper(family_object.create_stepper(info.name, p.options, refused));
     if (stepper && stepper->init(*p.model, refused) == Status::ok) refused.clear();

@@ -124,14 +124,25 @@ Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTole
   }
 }
 
-Status ArkodeSolver::advance(double t_out, Vec y_out) noexcept {
+bool ArkodeSolver::init_roots(std::string& error) noexcept {
+  const std::string what = fmt::format("{} events", events_.count);
+  if (erk())
+    return check(ERKStepRootInit(mem_, events_.count, &SolverBase::root), "ERKStepRootInit", what, error) &&
+           check(ERKStepSetRootDirection(mem_, directions_.data()), "ERKStepSetRootDirection", what, error) &&
+           check(ERKStepSetNoInactiveRootWarn(mem_), "ERKStepSetNoInactiveRootWarn", what, error);
+  return check(ARKStepRootInit(mem_, events_.count, &SolverBase::root), "ARKStepRootInit", what, error) &&
+         check(ARKStepSetRootDirection(mem_, directions_.data()), "ARKStepSetRootDirection", what, error) &&
+         check(ARKStepSetNoInactiveRootWarn(mem_), "ARKStepSetNoInactiveRootWarn", what, error);
+}
+
+Status ArkodeSolver::advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept {
   if (!mem_ || y_out.size() != y0_.size()) {
     last_error_ = "ARKODE: advance() before a successful init(), or output vector of the wrong size";
     return Status::fatal;
   }
   message_[0] = '\0';
   y_.bind(y_out.data());  // ARKODE writes y(t_out) straight into the caller's vector
-  double t_reached = 0.0;
+  t_reached = t_out;
   const int flag = erk() ? ERKStepEvolve(mem_, t_out, y_.get(), &t_reached, ARK_NORMAL)
                          : ARKStepEvolve(mem_, t_out, y_.get(), &t_reached, ARK_NORMAL);
   if (flag < 0) {
@@ -140,6 +151,9 @@ Status ArkodeSolver::advance(double t_out, Vec y_out) noexcept {
     if (f < 0) t = t_reached;
     return fail(flag, t);
   }
+  const bool root = flag == ARK_ROOT_RETURN &&
+                    (erk() ? ERKStepGetRootInfo(mem_, found_.data()) : ARKStepGetRootInfo(mem_, found_.data())) == ARK_SUCCESS;
+  report_roots(root, found);
   return Status::ok;
 }
 

@@ -20,12 +20,13 @@ class ArkodeSolver final : public SolverBase {
   ~ArkodeSolver() override;
 
   Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
-  Status advance(double t_out, Vec y_out) noexcept override;
+  Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
 
  private:
   std::string flag_name(int flag) const override;
   const char* module() const noexcept override { return "ARKODE"; }
+  bool init_roots(std::string& error) noexcept override;
   enum class Kind { erkstep, arkstep_explicit, arkstep_implicit };
   bool erk() const noexcept { return kind_ == Kind::erkstep; }
 

@@ -98,23 +98,32 @@ Status CvodeSolver::init(Model& model, double t0, ConstVec y0, const SolverToler
   }
 }
 
-Status CvodeSolver::advance(double t_out, Vec y_out) noexcept {
+bool CvodeSolver::init_roots(std::string& error) noexcept {
+  const std::string what = fmt::format("{} events", events_.count);
+  return check(CVodeRootInit(mem_, events_.count, &SolverBase::root), "CVodeRootInit", what, error) &&
+         check(CVodeSetRootDirection(mem_, directions_.data()), "CVodeSetRootDirection", what, error) &&
+         check(CVodeSetNoInactiveRootWarn(mem_), "CVodeSetNoInactiveRootWarn", what, error);
+}
+
+Status CvodeSolver::advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept {
   if (!mem_ || y_out.size() != y0_.size()) {
     last_error_ = "CVODE: advance() before a successful init(), or output vector of the wrong size";
     return Status::fatal;
   }
   message_[0] = '\0';
   y_.bind(y_out.data());  // CVODE writes y(t_out) straight into the caller's vector
-  double t_reached = 0.0;
+  t_reached = t_out;
   const int flag = CVode(mem_, t_out, y_.get(), &t_reached, CV_NORMAL);
   if (flag < 0) {
     double t = t_reached;
     if (CVodeGetCurrentTime(mem_, &t) < 0) t = t_reached;
     return fail(flag, t);
   }
+  const bool root = flag == CV_ROOT_RETURN && CVodeGetRootInfo(mem_, found_.data()) == CV_SUCCESS;
+  report_roots(root, found);
   // CVODE projects its steps, not the interpolant it returns between them: project the output too.
   if (method_ == Method::cvode_bdf_proj && model_->space().project(y_out) != Status::ok) {
-    last_error_ = fmt::format("CVODE: projecting the output at t = {} failed: {}", t_out, model_->last_error());
+    last_error_ = fmt::format("CVODE: projecting the output at t = {} failed: {}", t_reached, model_->last_error());
     return Status::fatal;
   }
   return Status::ok;

@@ -16,12 +16,13 @@ class CvodeSolver final : public SolverBase {
   ~CvodeSolver() override;
 
   Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
-  Status advance(double t_out, Vec y_out) noexcept override;
+  Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
 
  private:
   std::string flag_name(int flag) const override;
   const char* module() const noexcept override { return "CVODE"; }
+  bool init_roots(std::string& error) noexcept override;
   bool newton() const noexcept { return method_ != Method::cvode_adams_fixedpoint; }
   /// CVProjFn: corr = P(ycur) - ycur through HomogeneousSpace::project; err -> P(P(ycur) + err) - P(ycur).
   static int project(double t, N_Vector ycur, N_Vector corr, double eps, N_Vector err, void* self) noexcept;

@@ -196,13 +196,27 @@ Status IdaSolver::init(Model& model, double t0, ConstVec y0, const SolverToleran
   }
 }
 
-Status IdaSolver::advance(double t_out, Vec y_out) noexcept {
+bool IdaSolver::init_roots(std::string& error) noexcept {
+  root_state_.resize(y0_.size());
+  const std::string what = fmt::format("{} events", events_.count);
+  return check(IDARootInit(mem_, events_.count, &IdaSolver::root), "IDARootInit", what, error) &&
+         check(IDASetRootDirection(mem_, directions_.data()), "IDASetRootDirection", what, error) &&
+         check(IDASetNoInactiveRootWarn(mem_), "IDASetNoInactiveRootWarn", what, error);
+}
+
+int IdaSolver::root(double t, N_Vector x, N_Vector xdot, double* g, void* self) noexcept {
+  auto* s = static_cast<IdaSolver*>(self);
+  s->dae_->to_state(cview(x), cview(xdot), s->root_state_);
+  return s->events_.g(s->events_.context, t, s->root_state_.data(), g) == 0 ? 0 : -1;
+}
+
+Status IdaSolver::advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept {
   if (!mem_ || y_out.size() != y0_.size()) {
     last_error_ = "IDA: advance() before a successful init(), or output vector of the wrong size";
     return Status::fatal;
   }
   message_[0] = '\0';
-  double t_reached = 0.0;
+  t_reached = t_out;
   // IDA writes x(t_out), x'(t_out) into x_, xdot_ (the vectors given at IDAInit are IDA's copies).
   // With stop_at_outputs, IDA steps exactly to t_out (IDA_TSTOP_RETURN), so that the output is a
   // Newton solution of the DAE rather than IDA's interpolant between two steps.
@@ -219,6 +233,7 @@ Status IdaSolver::advance(double t_out, Vec y_out) noexcept {
     if (IDAGetCurrentTime(mem_, &t) < 0) t = t_reached;
     return fail(flag, t);
   }
+  report_roots(flag == IDA_ROOT_RETURN && IDAGetRootInfo(mem_, found_.data()) == IDA_SUCCESS, found);
   dae_->to_state(x_, xdot_, y_out);
   return Status::ok;
 }

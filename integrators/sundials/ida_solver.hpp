@@ -20,7 +20,7 @@ class IdaSolver final : public SolverBase {
   ~IdaSolver() override;
 
   Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
-  Status advance(double t_out, Vec y_out) noexcept override;
+  Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
 
   /// The DAE point x of the last output (after init: the consistent initial values).
@@ -38,6 +38,9 @@ class IdaSolver final : public SolverBase {
   /// next; before the first step h_ref_), so that an index-2 multiplier is measured by its impulse
   /// h z over a step, which the Newton iteration resolves independently of h (README.md, "ida").
   static int weights(N_Vector x, N_Vector w, void* self) noexcept;
+  bool init_roots(std::string& error) noexcept override;
+  /// IDARootFn: the events' functions at the model state of (x, x') (DaeFormulation::to_state).
+  static int root(double t, N_Vector x, N_Vector xdot, double* g, void* self) noexcept;
   /// IDA's failure flags (its residual, not a vector field), then the common ones.
   std::string failure_hint(const std::string& name) const override;
 
@@ -48,6 +51,7 @@ class IdaSolver final : public SolverBase {
   SUNNonlinearSolver NLS_ = nullptr;  ///< Newton with a new Jacobian at every step (fresh_jacobian)
   double rtol_ = 0.0;
   double h_ref_ = 0.0;  ///< step size of the algebraic weights before IDA's first step
+  Eigen::VectorXd root_state_;  ///< the model state where root() evaluates the events
   Eigen::VectorXd x_, xdot_, id_, atol_;  ///< DAE point, its derivative, the differential marks, atol (per component)
   BorrowedVector xv_, xdotv_, idv_;
 };

@@ -111,6 +111,32 @@ int SolverBase::jac(double t, N_Vector y, N_Vector, SUNMatrix J, void* self, N_V
   return st == Status::ok ? 0 : st == Status::recoverable ? 1 : -1;
 }
 
+Status SolverBase::set_events(const sdk::EventFunctions& events, std::string& error) noexcept {
+  try {
+    if (events.count <= 0 || !events.g || !events.directions) {
+      error = "set_events: no event functions given";
+      return Status::fatal;
+    }
+    for (int k = 0; k < events.count; ++k)
+      if (events.directions[k] != 1 && events.directions[k] != -1) {
+        error = fmt::format("event {}: direction {} (must be +1 or -1)", k, events.directions[k]);
+        return Status::fatal;
+      }
+    events_ = events;
+    directions_.assign(events.directions, events.directions + events.count);
+    found_.assign(static_cast<std::size_t>(events.count), 0);
+    return init_roots(error) ? Status::ok : Status::fatal;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return Status::fatal;
+  }
+}
+
+int SolverBase::root(double t, N_Vector y, double* g, void* self) noexcept {
+  const auto* s = static_cast<SolverBase*>(self);
+  return s->events_.g(s->events_.context, t, cview(y).data(), g) == 0 ? 0 : -1;
+}
+
 void SolverBase::on_message(int code, const char* module, const char* function, char* msg, void* self) noexcept {
   auto* s = static_cast<SolverBase*>(self);
   (void)code;

@@ -11,6 +11,7 @@
 #include <sundials/sundials_matrix.h>
 
 #include <string>
+#include <vector>
 
 namespace liesim::sundials {
 
@@ -42,6 +43,12 @@ struct Options {
 class SolverBase : public sdk::Solver {
  public:
   std::string last_error() const override { return last_error_; }
+  /// Events through SUNDIALS' root finding (CVodeRootInit, ERKStepRootInit, ..., IDARootInit).
+  Status set_events(const sdk::EventFunctions& events, std::string& error) noexcept override;
+  Status advance(double t_out, Vec y_out) noexcept final {
+    double t_reached = t_out;
+    return advance_to_event(t_out, y_out, t_reached, nullptr);
+  }
 
  protected:
   SolverBase(Method method, Options options) : method_(method), opt_(std::move(options)) {}
@@ -59,6 +66,17 @@ class SolverBase : public sdk::Solver {
   /// What a failure flag (by its SUNDIALS name) means and how to fix it; "" if nothing to add.
   /// CVODE's and ARKODE's flags here; IDA adds its own.
   virtual std::string failure_hint(const std::string& name) const;
+
+  /// Register events_ with the module's root finding, directions_ as their directions.
+  virtual bool init_roots(std::string& error) noexcept = 0;
+  /// After a return of the module's step call: found[k] (if given) = 1 for the events the module
+  /// located (`root`: it returned at a root; then found_ holds its root information), else 0.
+  void report_roots(bool root, int32_t* found) const noexcept {
+    if (!found) return;
+    for (std::size_t k = 0; k < found_.size(); ++k) found[k] = root && found_[k] != 0;
+  }
+  /// Root function for SUNDIALS (CVRootFn, ARKRootFn): g = the events' functions at (t, y).
+  static int root(double t, N_Vector y, double* g, void* self) noexcept;
 
   /// The SUNDIALS name of a return flag (CV_..., ARK_...).
   virtual std::string flag_name(int flag) const = 0;
@@ -80,6 +98,8 @@ class SolverBase : public sdk::Solver {
   Eigen::VectorXd y0_;   ///< copy of the initial state (SUNDIALS reads it at init)
   BorrowedVector y_;     ///< points at y0_ during init, then at each caller's output vector
   Status rhs_status_ = Status::ok;  ///< last non-ok status of the model's callback (F or the DAE residual)
+  sdk::EventFunctions events_;      ///< the run's events (count 0: none)
+  std::vector<int> directions_, found_;  ///< their directions, and SUNDIALS' root information
   char message_[640] = {};          ///< last message SUNDIALS reported (error or warning)
   std::string last_error_;
 };

@@ -994,3 +994,76 @@ steps = [0.1]
         != std::string::npos);
   fs::remove_all(d);
 }
+
+TEST_CASE("[[event]] tables: every run and the reference locate the events; event:WHEN and event_error:WHEN columns; bad tables refused") {
+  // q = cos 2t: v = -2 sin 2t passes -1 at pi/12 (recorded), q passes 0 at pi/4 (stops every run and the
+  // reference, so error_final compares the states at the event).
+  const double pi = std::acos(-1.0);
+  const fs::path d = fresh_dir("events");
+  const fs::path f = write_study(d, R"(name = "events"
+[[case]]
+name = "osc"
+model = "harmonic_oscillator"
+t_end = 3.0
+[[event]]
+when = "q<0"
+stop = true
+[[event]]
+when = "v<-1"
+[[runs]]
+integrators = ["rk4"]
+steps = [0.1, 0.05, 0.025]
+[[runs]]
+name = "solvers"
+integrators = ["cvode_bdf", "dopri45"]
+tolerances = [1e-6, 1e-10]
+)");
+  REQUIRE(run("study " + f.string() + " --out " + (d / "out").string()) == 0);
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  REQUIRE(table.rows.size() == 7);
+  const int stop = table.column("event:q<0"), rec = table.column("event:v<-1"), stop_err = table.column("event_error:q<0");
+  REQUIRE(stop >= 0);
+  REQUIRE(rec >= 0);
+  REQUIRE(stop_err >= 0);
+  std::map<double, double> rk4_error;  // by step
+  for (const auto& row : table.rows) {
+    CAPTURE(row[table.column("run_id")]);
+    REQUIRE(row[table.column("status")] == "ok");
+    const double t_stop = std::stod(row[stop]), t_rec = std::stod(row[rec]), err = std::stod(row[stop_err]);
+    CHECK(std::abs(t_stop - pi / 4) < 1e-3);
+    CHECK(std::abs(t_rec - pi / 12) < 1e-3);
+    // The reference (rkmk45 at 1e-12) locates q<0 at pi/4 to 1e-10: the column is the run's own error.
+    CHECK(std::abs(err - std::abs(t_stop - pi / 4)) < 1e-9);
+    CHECK(std::stod(row[table.column("error_final")]) < 1e-2);  // both states at the event, near (0, -2)
+    if (row[table.column("integrator")] == "rk4") rk4_error[std::stod(row[table.column("step")])] = err;
+  }
+  REQUIRE(rk4_error.size() == 3);
+  CHECK(rk4_error.at(0.025) < rk4_error.at(0.05));
+  CHECK(rk4_error.at(0.05) < rk4_error.at(0.1));
+  const nlohmann::json ref = nlohmann::json::parse(read_text(d / "out" / "reference" / "osc.json"));
+  CHECK(std::abs(ref.at("event_times").at("q<0").get<double>() - pi / 4) < 1e-10);
+  CHECK(ref.at("event_accuracy").get<double>() < 1e-9);
+  // Bad tables: each refused before any run, with the line and the fix.
+  const std::string head = "name = \"bad\"\n[[case]]\nname = \"osc\"\nmodel = \"harmonic_oscillator\"\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n";
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {"[[event]]\nstop = true\n", "study.toml:8: [[event]] needs 'when'"},
+      {"[[event]]\nwhen = \"q=0\"\n", "study.toml:9: event 'q=0': write NAME<VALUE"},
+      {"[[event]]\nwhen = \"q<0\"\nstop = \"yes\"\n", "study.toml:10: key 'stop' must be true"},
+      {"[[event]]\nwhen = \"q<0\"\ncases = [\"other\"]\n", "[[event]] 'q<0' names unknown case 'other'"},
+      {"[[event]]\nwhen = \"q<0\"\n[[event]]\nwhen = \"q<0\"\n", "[[event]] 'q<0' is given twice for case 'osc'"},
+      {"[reference]\nintegrator = \"exact\"\n[[event]]\nwhen = \"q<0\"\nstop = true\n", "[[event]] with stop = true needs an integrator reference"},
+      {"[[event]]\nwhen = \"x<0\"\n", "'x' is neither a state column (q, v) nor an observable"},
+      {"[[event]]\nwhen = \"q<0\"\n[[runs]]\nname = \"vi\"\nintegrators = [\"vi_adaptive\"]\nsteps = [0.01]\n",
+       "method 'vi_adaptive' cannot locate the event 'q<0': its solver has no root finding"}};
+  int k = 0;
+  for (const auto& entry : refused) {
+    const std::string& table_text = entry.first;
+    const std::string& message = entry.second;
+    CAPTURE(table_text);
+    const fs::path bad = write_study(d, head + table_text);
+    const fs::path log = d / fmt::format("bad{}.txt", k++);
+    CHECK(run_logged("study " + bad.string() + " --out " + (d / "bad").string(), log) == 1);
+    CHECK(read_text(log).find(message) != std::string::npos);
+  }
+  fs::remove_all(d);
+}

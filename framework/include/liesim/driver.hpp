@@ -76,8 +76,9 @@ struct RunSpec {
   /// solver's interpolation. Empty: every accepted step of a kernel-driven method, solver_outputs
   /// equal intervals of a self-controlled solver.
   std::vector<double> output_times;
-  /// Events located inside the accepted steps of a kernel-driven method (to t_tol = 1e-13 max(1, |t|)
-  /// in time, on the method's dense output); a terminal one ends the run at the event.
+  /// Events: located inside the accepted steps of a kernel-driven method (to t_tol = 1e-13
+  /// max(1, |t|) in time, on the method's dense output), or by a solver's own root finding (SUNDIALS:
+  /// to about 100 u (|t| + |h|)); a terminal one ends the run at the event.
   std::vector<EventSpec> events;
   DivergenceBounds divergence;  ///< when the run ends as diverged
 };
@@ -122,8 +123,11 @@ std::vector<double> output_grid(double t0, double t_end, double dt);
 /// Parse "NAME<VALUE" or "NAME>VALUE" against a model's state columns and observables; throws
 /// liesim::Error naming the problem and the names there are.
 EventSpec parse_event(const std::string& text, const Model& model, bool terminal);
-/// Why a self-controlled solver (`method`, as the message names it) refuses the event `event`.
-std::string solver_events_refusal(const std::string& event, const std::string& method);
+/// Its syntax alone (name, direction, value; no model at hand: the indices stay -1).
+EventSpec parse_event_text(const std::string& text, bool terminal);
+/// Why a self-controlled solver (`method`, as the message names it) refuses the event `event`
+/// (`why`: its own reason), and what to choose instead.
+std::string solver_events_refusal(const std::string& event, const std::string& method, const std::string& why);
 /// Check spec.output_times: finite, increasing, inside [t0, t_end]; throws liesim::Error naming the
 /// first bad time and the fix.
 void check_output_times(const RunSpec& spec);

@@ -119,6 +119,40 @@ class Solver {
 #endif
     out.setConstant(std::numeric_limits<double>::quiet_NaN());
   }
+  /// Whether the solver locates events with its own root finding (its plugin has ABI 2.7's functions).
+  bool locates_events() const noexcept {
+#if LIESIM_ABI_MINOR >= 7
+    return LIESIM_HAS_MEMBER(api_, liesim_integrator_api, solver_advance_events) && api_->solver_set_events != nullptr &&
+           api_->solver_advance_events != nullptr;
+#else
+    return false;
+#endif
+  }
+  /// Locate the zeros of `count` event functions, computed together by g(context, t, y, g_out), each
+  /// crossed in directions[k] (+1 rising, -1 falling); needs locates_events(). On failure, `error` says why.
+  Status set_events(int32_t count, const int32_t* directions, int32_t (*g)(void*, double, const double*, double*), void* context,
+                    std::string& error) noexcept {
+#if LIESIM_ABI_MINOR >= 7
+    if (locates_events()) {
+      const Status s = to_status(api_->solver_set_events(s_, count, directions, g, context));
+      if (s != Status::ok) error = log_->take_error("the solver refused the events");
+      return s;
+    }
+#endif
+    (void)count, (void)directions, (void)g, (void)context;
+    error = "the method's plugin has no root finding (ABI < 2.7)";
+    return Status::fatal;
+  }
+  /// advance() that stops at the first event located before t_out: its time in t_reached (t_out
+  /// when none), found[k] = 1 for the events located there.
+  Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept {
+#if LIESIM_ABI_MINOR >= 7
+    if (locates_events()) return to_status(api_->solver_advance_events(s_, t_out, y_out.data(), &t_reached, found));
+#endif
+    (void)found;
+    t_reached = t_out;
+    return advance(t_out, y_out);
+  }
   /// Have `report(context, t, h, y)` called after every internal step the solver accepts; false
   /// where the plugin cannot report steps (ABI < 2.2).
   bool on_step(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {

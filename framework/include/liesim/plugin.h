@@ -37,12 +37,13 @@ extern "C" {
  * quantities with units written beside the state, e.g. a controller's tracking error); 2.5: the
  * kind and scale of each invariant (which ones the exact flow conserves or dissipates: the host
  * ends a run whose checked invariant grows past its bound as diverged); 2.6: dense output of a
- * kernel-driven stepper (the state inside its last step, for output at requested times and events). */
+ * kernel-driven stepper (the state inside its last step, for output at requested times and events);
+ * 2.7: events located by a self-controlled solver's own root finding (SUNDIALS' CVodeRootInit, ...). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 6
+#define LIESIM_ABI_MINOR 7
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -387,6 +388,19 @@ typedef struct liesim_integrator_api {
    * from (t, y) with theta h, the trivial continuous extension of the method's own order. */
   liesim_status (*stepper_interpolate)(liesim_stepper* s, double t, double h, const double* y, const double* y_new, double theta,
                                        double* out, double* work);
+#endif
+#if LIESIM_ABI_MINOR >= 7
+  /* ---- ABI 2.7: events located by a solver ----
+   * After solver_init: `count` event functions g_k(t, y), all computed by one call
+   * g(context, t, y, g_out) (0: ok; nonzero: failure, the solver then fails), each located where it
+   * crosses zero in its direction (directions[k] = +1: rising, -1: falling), by the solver's own root
+   * finding on its own interpolant. LIESIM_FATAL (the reason logged) if the method cannot locate
+   * events. NULL (or a plugin older than 2.7): the host refuses events for the plugin's solvers. */
+  liesim_status (*solver_set_events)(liesim_solver* s, int32_t count, const int32_t* directions,
+                                     int32_t (*g)(void* context, double t, const double* y, double* g_out), void* context);
+  /* solver_advance that stops at the first event located before t_out: the state there in y_out,
+   * its time in *t_reached (t_out when no event), found[k] = 1 for each event k located there, else 0. */
+  liesim_status (*solver_advance_events)(liesim_solver* s, double t_out, double* y_out, double* t_reached, int32_t* found);
 #endif
 } liesim_integrator_api;
 

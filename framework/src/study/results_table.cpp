@@ -53,6 +53,8 @@ std::vector<std::string> ResultColumns::names() const {
   for (const auto& i : invariants) n.push_back("drift:" + i);
   for (const auto& d : diagnostics) n.push_back("max:" + d);
   for (const auto& o : observables) n.push_back("final:" + o);
+  for (const auto& e : events) n.push_back("event:" + e);
+  for (const auto& e : events) n.push_back("event_error:" + e);
   return n;
 }
 
@@ -72,7 +74,8 @@ std::optional<ResultColumns> columns_from_header(const std::string& line) {
     else if (kind == "drift") c.invariants.push_back(name);
     else if (kind == "max") c.diagnostics.push_back(name);
     else if (kind == "final") c.observables.push_back(name);
-    else return std::nullopt;
+    else if (kind == "event") c.events.push_back(name);
+    else if (kind != "event_error") return std::nullopt;  // (the header check below holds them to the events')
   }
   if (csv_header(c) != line + "\n") return std::nullopt;  // out of order
   return c;
@@ -117,6 +120,8 @@ std::string csv_row(const RunRecord& r, const ResultColumns& c) {
   values(c.invariants, r.drift);
   values(c.diagnostics, r.diagnostic_max);
   values(c.observables, r.observable_final);
+  values(c.events, r.event_time);
+  values(c.events, r.event_error);
   std::string line;
   for (std::size_t k = 0; k < f.size(); ++k) {
     if (k) line += ',';
@@ -206,6 +211,8 @@ std::optional<RunRecord> parse_row(const std::string& line, const ResultColumns&
     values(c.invariants, r.drift);
     values(c.diagnostics, r.diagnostic_max);
     values(c.observables, r.observable_final);
+    values(c.events, r.event_time);
+    values(c.events, r.event_error);
     return r;
   } catch (const std::exception&) {
     return std::nullopt;  // a malformed row

@@ -183,6 +183,38 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
   return f;
 }
 
+/// An [[event]] table: `when = "NAME<VALUE"` (or '>'), `stop` (end the runs there; default false:
+/// record), `cases` (default all); added to the cases it selects (after their sweeps).
+void add_event(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases) {
+  check_keys(w, t, "[[event]]", {"when", "stop", "cases"});
+  const int line = static_cast<int>(t.source().begin.line);
+  if (!t.contains("when")) w.fail(line, "[[event]] needs 'when', e.g. when = \"q<0\" (a state column or an observable falling below a value)");
+  const std::string when = get_string(w, *t.get("when"), "when");
+  try {
+    parse_event_text(when, true);
+  } catch (const Error& e) {
+    w.fail(*t.get("when"), e.what());
+  }
+  bool stop = false;
+  if (const auto* n = t.get("stop")) {
+    if (!n->is_boolean()) w.fail(*n, "key 'stop' must be true (the event ends the run) or false (it is recorded)");
+    stop = *n->value<bool>();
+  }
+  std::vector<std::string> selection;
+  if (const auto* n = t.get("cases")) {
+    selection = string_list(w, *n, "cases");
+    for (const auto& name : selection)
+      if (!names_case(cases, name)) w.fail(*n, fmt::format("[[event]] '{}' names unknown case '{}'", when, name));
+  }
+  for (auto& c : cases) {
+    if (!selects(selection, c.name)) continue;
+    for (const auto* list : {&c.stop_when, &c.events})
+      if (std::find(list->begin(), list->end(), when) != list->end())
+        w.fail(line, fmt::format("[[event]] '{}' is given twice for case '{}'", when, c.name));
+    (stop ? c.stop_when : c.events).push_back(when);
+  }
+}
+
 /// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
 void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases, std::set<std::string>& names) {
   check_keys(w, t, "[[case]]", {"name", "model", "parameters", "pair", "t_end", "outputs", "output_grid", "sweep"});
@@ -304,7 +336,8 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   } catch (const toml::parse_error& e) {
     throw Error(fmt::format("{}:{}: {}", file, e.source().begin.line, e.description()));
   }
-  check_keys(w, root, "the study", {"name", "description", "output", "repeat", "timeout", "error", "reference", "case", "runs", "figure"});
+  check_keys(w, root, "the study",
+             {"name", "description", "output", "repeat", "timeout", "error", "reference", "case", "runs", "figure", "event"});
   StudySpec s;
   s.file = file;
   s.text = text;
@@ -360,6 +393,15 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   for (const auto& f : s.figures)
     for (const auto& name : f.cases)
       if (!names_case(s.cases, name)) w.fail(f.line, fmt::format("[[figure]] '{}' names unknown case '{}'", f.name, name));
+  if (const auto* e = root.get("event")) {
+    for (auto&& t : table_array(w, *e, "event")) {
+      add_event(w, *t.as_table(), s.cases);
+      // A terminal event ends the reference where it ends the runs; the exact solution knows no event.
+      if (s.reference.integrator == "exact" && t.as_table()->contains("stop") && t.as_table()->get("stop")->value_or(false))
+        w.fail(t, "[[event]] with stop = true needs an integrator reference (it ends the reference at the event too; the exact "
+                  "solution is evaluated at t_end): give [reference] an integrator, or record the event (stop = false)");
+    }
+  }
   // A one-step group measures distance ratios: each of its cases needs a second initial point.
   for (const auto& g : s.groups) {
     if (!g.one_step) continue;

@@ -69,6 +69,8 @@ RunRequest request_for(const CaseSpec& c, const std::string& integrator, double 
   q.atol = tol;
   q.solver_outputs = c.outputs;
   q.output_times = c.output_times;
+  q.stop_when = c.stop_when;
+  q.events = c.events;
   return q;
 }
 
@@ -122,6 +124,13 @@ void trajectory_errors(RunRecord& rec, const std::vector<double>& run, const std
   rec.error_rms = std::sqrt(sum / static_cast<double>(run.size() / n));
 }
 
+/// The time each event of a run was first located, by the event's text.
+std::map<std::string, double> first_event_times(const RunResult& r, const RunSpec& spec) {
+  std::map<std::string, double> times;
+  for (const EventHit& hit : r.events) times.emplace(spec.events[hit.event].text, hit.t);
+  return times;
+}
+
 /// The model's exact solution at t_end and the case's output times (reference integrator "exact").
 Reference exact_reference(const Registry& registry, const CaseSpec& c) {
   const LoadedPlugin& plugin = registry.model(c.model);
@@ -146,24 +155,31 @@ Reference exact_reference(const Registry& registry, const CaseSpec& c) {
 Reference compute_reference(const Registry& registry, const StudySpec& s, const CaseSpec& c) {
   const ReferenceSpec& r = s.reference;
   if (r.integrator == "exact") return exact_reference(registry, c);
-  // The final state and the states at the case's output times (its dense output).
-  auto run = [&](double step, double rtol, double atol, std::vector<double>& trajectory) {
+  // The final state, the states at the case's output times (its dense output) and the events' times.
+  auto run = [&](double step, double rtol, double atol, std::vector<double>& trajectory, std::map<std::string, double>& events) {
     RunRequest q = request_for(c, r.integrator, step, 0.0, r.options);
     q.rtol = step > 0 ? 0.0 : rtol;
     q.atol = step > 0 ? 0.0 : atol;
     PreparedRun p = prepare_run(registry, q);
     TrajectoryRecorder recorder;
     recorder.t0 = p.spec.t0;
-    const Eigen::VectorXd y = execute(p, recorder).y;
+    const RunResult result = execute(p, recorder);
     if (!c.output_times.empty()) trajectory = std::move(recorder.states);
-    return y;
+    events = first_event_times(result, p.spec);
+    return result.y;
   };
   Reference ref;
   std::vector<double> loose_trajectory;
-  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol, ref.trajectory);
-  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0, loose_trajectory) : run(0, 10 * r.rtol, 10 * r.atol, loose_trajectory);
+  std::map<std::string, double> loose_events;
+  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol, ref.trajectory, ref.event_times);
+  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0, loose_trajectory, loose_events)
+                                           : run(0, 10 * r.rtol, 10 * r.atol, loose_trajectory, loose_events);
   ref.y.assign(y.data(), y.data() + y.size());
   ref.accuracy = (y - loose).norm();
+  for (const auto& [name, t] : ref.event_times) {
+    const auto it = loose_events.find(name);
+    ref.event_accuracy = std::max(ref.event_accuracy, it == loose_events.end() ? std::numeric_limits<double>::infinity() : std::abs(t - it->second));
+  }
   const auto n = static_cast<std::size_t>(y.size());
   for (std::size_t k = 0; k + n <= ref.trajectory.size() && k + n <= loose_trajectory.size(); k += n) {
     double d = 0;
@@ -178,6 +194,8 @@ std::string reference_key(const Registry& registry, const StudySpec& s, const Ca
                       {"integrator", s.reference.integrator}, {"step", s.reference.step}, {"rtol", s.reference.rtol},
                       {"atol", s.reference.atol}, {"options", s.reference.options}, {"build", LIESIM_BUILD_TOKEN}};
   if (!c.output_times.empty()) j["output_times"] = c.output_times;
+  if (!c.stop_when.empty()) j["stop_when"] = c.stop_when;
+  if (!c.events.empty()) j["events"] = c.events;
   // A new plugin version invalidates the cached reference.
   // From the manifests: the coordinator loads no plugin.
   try {
@@ -232,7 +250,13 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   const std::vector<RunPlan> plan_of_probe = plan_runs(registry, probes, opt.jobs);
   std::vector<RunPlan> plans(items.size());
   ResultColumns columns;
-  for (const auto& c : study.cases) columns.trajectory_errors = columns.trajectory_errors || !c.output_times.empty();
+  std::set<std::string> events;
+  for (const auto& c : study.cases) {
+    columns.trajectory_errors = columns.trajectory_errors || !c.output_times.empty();
+    events.insert(c.stop_when.begin(), c.stop_when.end());
+    events.insert(c.events.begin(), c.events.end());
+  }
+  columns.events.assign(events.begin(), events.end());
   std::set<std::string> params, options, invariants, diagnostics, observables;
   std::map<std::string, std::set<std::string>> series_columns;  // per case: the columns of its series files
   for (const auto& item : items) {
@@ -555,6 +579,12 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
         rec.error = f.what();
       }
       rec.stats = r.stats;
+      rec.event_time = first_event_times(r, p.spec);
+      if (rec.status == "ok" && !item.group->one_step) {
+        const Reference& ref = result.references.at(item.case_spec->name);
+        for (const auto& [name, t] : rec.event_time)
+          if (const auto it = ref.event_times.find(name); it != ref.event_times.end()) rec.event_error[name] = std::abs(t - it->second);
+      }
       if (rec.status == "ok" && item.group->one_step) {
         // The same step from the pair's point: d(phi_h(p), phi_h(q)) / d(p, q).
         PreparedRun second = prepare_run(registry, request_for(item, item.step, true));
@@ -707,6 +737,10 @@ nlohmann::json reference_json(const Reference& ref) {
     j["trajectory"] = ref.trajectory;
     j["trajectory_accuracy"] = ref.trajectory_accuracy;
   }
+  if (!ref.event_times.empty()) {
+    j["event_times"] = ref.event_times;
+    j["event_accuracy"] = ref.event_accuracy;
+  }
   return j;
 }
 
@@ -717,6 +751,10 @@ Reference reference_from_json(const nlohmann::json& j) {
   if (j.contains("trajectory")) {
     ref.trajectory = j.at("trajectory").get<std::vector<double>>();
     ref.trajectory_accuracy = j.at("trajectory_accuracy").get<double>();
+  }
+  if (j.contains("event_times")) {
+    ref.event_times = j.at("event_times").get<std::map<std::string, double>>();
+    ref.event_accuracy = j.at("event_accuracy").get<double>();
   }
   return ref;
 }

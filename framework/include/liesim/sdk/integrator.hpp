@@ -7,6 +7,7 @@
 #include <liesim/model.hpp>
 #include <liesim/settings.hpp>
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -40,6 +41,16 @@ class Stepper {
   virtual std::string last_error() const { return {}; }
 };
 
+/// Event functions for a solver's own root finding (set_events): `g(context, t, y, g_out)` writes
+/// all `count` values g_k(t, y) (returns 0, or nonzero on failure); event k is a zero of g_k crossed
+/// in `directions[k]` (+1 rising, -1 falling). The arrays stay valid until the solver is destroyed.
+struct EventFunctions {
+  int count = 0;
+  const int32_t* directions = nullptr;
+  int32_t (*g)(void* context, double t, const double* y, double* g_out) = nullptr;
+  void* context = nullptr;
+};
+
 /// An integrator with its own step control and interpolation (SUNDIALS and the like).
 class Solver {
  public:
@@ -54,6 +65,20 @@ class Solver {
   virtual std::string last_error() const { return {}; }
   /// Values of the method's diagnostics (MethodInfo::diagnostics, in order) after the last internal step.
   virtual void diagnostics(Vec out) const noexcept { out.setConstant(std::numeric_limits<double>::quiet_NaN()); }
+  /// Locate the zeros of `events` from now on (called after init). The default refuses: a solver
+  /// that can locate events (a root finder on its interpolant) overrides this and advance_to_event.
+  virtual Status set_events(const EventFunctions& events, std::string& error) noexcept {
+    (void)events;
+    error = "its solver has no root finding";
+    return Status::fatal;
+  }
+  /// advance() that stops at the first event located before t_out: the state there in y_out, its
+  /// time in t_reached (t_out when none), found[k] = 1 for each event k located there, else 0.
+  virtual Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept {
+    (void)found;
+    t_reached = t_out;
+    return advance(t_out, y_out);
+  }
 
   /// Where report_step() sends each accepted internal step (set by the adapter; nullptr: nowhere).
   void set_step_report(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {

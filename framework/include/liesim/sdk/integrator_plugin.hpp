@@ -91,15 +91,17 @@ struct IntegratorFunctions {
       return to_c(st);
     });
   }
+  /// Log the solver's message after a failed advance.
+  [[gnu::cold, gnu::noinline]] static void log_solver_failure(SolverInstance* s) noexcept {
+    try {
+      log_error(s->context, s->solver->last_error());
+    } catch (...) {
+    }
+  }
   static liesim_status solver_advance(liesim_solver* p, double t_out, double* y_out) noexcept {
     SolverInstance* s = solver(p);
     const Status st = s->solver->advance(t_out, out(y_out, s->n));
-    if (st != Status::ok) {
-      try {
-        log_error(s->context, s->solver->last_error());
-      } catch (...) {
-      }
-    }
+    if (st != Status::ok) log_solver_failure(s);
     return to_c(st);
   }
   static void solver_stats(liesim_solver* p, liesim_solver_stats* out_stats) noexcept {
@@ -136,6 +138,24 @@ struct IntegratorFunctions {
     return to_c(st);
   }
 #endif
+#if LIESIM_ABI_MINOR >= 7
+  static liesim_status solver_set_events(liesim_solver* p, int32_t count, const int32_t* directions,
+                                         int32_t (*g)(void*, double, const double*, double*), void* context) noexcept {
+    SolverInstance* s = solver(p);
+    return guarded(s->context, [&] {
+      std::string error;
+      const Status st = s->solver->set_events(EventFunctions{count, directions, g, context}, error);
+      if (st != Status::ok) log_error(s->context, error.empty() ? "the solver refused the events" : error);
+      return to_c(st);
+    });
+  }
+  static liesim_status solver_advance_events(liesim_solver* p, double t_out, double* y_out, double* t_reached, int32_t* found) noexcept {
+    SolverInstance* s = solver(p);
+    const Status st = s->solver->advance_to_event(t_out, out(y_out, s->n), *t_reached, found);
+    if (st != Status::ok) log_solver_failure(s);
+    return to_c(st);
+  }
+#endif
 
   /// The integrator table without the create functions (each family adds its own).
   static liesim_integrator_api api() noexcept {
@@ -156,6 +176,10 @@ struct IntegratorFunctions {
 #endif
 #if LIESIM_ABI_MINOR >= 6
     t.stepper_interpolate = &stepper_interpolate;
+#endif
+#if LIESIM_ABI_MINOR >= 7
+    t.solver_set_events = &solver_set_events;
+    t.solver_advance_events = &solver_advance_events;
 #endif
     return t;
   }

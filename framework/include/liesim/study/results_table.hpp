@@ -15,6 +15,7 @@ struct ResultColumns {
   std::vector<std::string> invariants;  ///< union of invariant names (column "drift:NAME"), conserved diagnostics included
   std::vector<std::string> diagnostics; ///< union of the other diagnostics' names (column "max:NAME": largest value in the run)
   std::vector<std::string> observables; ///< union of the models' observable names (column "final:NAME": value at the run's end)
+  std::vector<std::string> events;      ///< union of the cases' events (columns "event:WHEN" and "event_error:WHEN")
   bool trajectory_errors = false;        ///< some case has output times: columns "error:max" and "error:rms" (RunRecord)
   /// All column names in order.
   std::vector<std::string> names() const;

@@ -37,6 +37,9 @@ struct CaseSpec {
   /// `outputs = [T1, T2, ...]` or `output_grid = DT`: every run's output at exactly these times
   /// (dense output; RunSpec::output_times).
   std::vector<double> output_times;
+  /// Events of the study's [[event]] tables that select this case, as written ("q<0"): `stop_when`
+  /// ones end every run (and the reference) at the event, `events` are recorded (RunRequest's).
+  std::vector<std::string> stop_when, events;
   int line = 0;
 };
 

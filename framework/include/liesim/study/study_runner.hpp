@@ -36,6 +36,9 @@ struct RunRecord {
   std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
   std::map<std::string, double> diagnostic_max;   ///< largest value of each non-conserved diagnostic of the method
   std::map<std::string, double> observable_final; ///< each observable of the model at the run's last output point
+  /// Per event of the case ([[event]], by its text "q<0"): the time it was first located, and
+  /// |that - the reference's| (absent: not located; no error where the reference has none).
+  std::map<std::string, double> event_time, event_error;
   Stats stats;
   double wall_time_s = 0.0;                       ///< median of the timing runs (without observers)
   /// Median CPU time of the same timing runs (the thread that ran each; Stats::cpu_time_s); NaN
@@ -57,6 +60,11 @@ struct Reference {
   /// from the reference's dense output, and max_k |y_ref(t_k) - y_ref'(t_k)| likewise.
   std::vector<double> trajectory;
   double trajectory_accuracy = 0.0;
+  /// The time each event of the case was first located by the reference (an integrator
+  /// reference; a terminal one also ends it, so `y` is the state there), and the largest difference
+  /// of those times from the loosened reference's.
+  std::map<std::string, double> event_times;
+  double event_accuracy = 0.0;
   std::string settings;   ///< text identifying how it was computed (cache key)
 };
 

@@ -1,0 +1,222 @@
+// Events: g(t, y) = (a state column or an observable) - value crossing zero in a direction, located
+// by the Illinois method on a kernel-driven method's dense output, or by a SUNDIALS solver's own
+// root finding; checked against closed forms to 1e-10, with the documented limit and bad input.
+#include "common.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace liesim;
+using namespace liesim::test;
+using namespace liesim::test::methods;
+
+namespace {
+
+const double pi = std::acos(-1.0);
+
+/// A run of `method` at rtol = atol = tol with the given terminal (stop_when) and recorded events.
+RunResult run_events(const std::string& model, const Params& params, const std::string& method, double t_end, double tol,
+                     std::vector<std::string> stop_when, std::vector<std::string> events = {}, Observer* observer = nullptr) {
+  RunRequest q = request(model, params, method, t_end, 0.0, {});
+  q.rtol = q.atol = tol;
+  q.stop_when = std::move(stop_when);
+  q.events = std::move(events);
+  PreparedRun p = prepare_run(registry(), q);
+  NullObserver null;
+  return execute(p, observer ? *observer : null);
+}
+
+/// A multibody description written under the build tree; the model's parameters for it.
+Params description(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::path(LIESIM_TEST_BINARY_DIR) / "test_events_files";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return {{"file", path.string()}};
+}
+
+}  // namespace
+
+TEST_CASE("events: located on the dense output to 1e-10 against closed forms; a terminal one stops the run at the event") {
+  // The oscillator q'' = -4 q from q = 1: q = cos 2t passes 0 (the "vertical") at t = pi/4 + k pi/2.
+  const double pi = std::acos(-1.0);
+  for (const char* method : {"rkmk45", "dopri45", "verner65"}) {
+    CAPTURE(method);
+    RunRequest q = request("harmonic_oscillator", {}, method, 5.0, 0.0, {});
+    q.rtol = q.atol = 1e-12;
+    q.stop_when = {"q<0"};
+    q.output_times = {0.5, 0.7, 1.0, 2.0};
+    Recorded points;
+    PreparedRun p = prepare_run(registry(), q);
+    const RunResult r = execute(p, points);
+    REQUIRE(r.events.size() == 1);
+    CHECK(std::abs(r.events[0].t - pi / 4) < 1e-10);
+    CHECK(r.t == r.events[0].t);  // the run ends at the event, with the event's state
+    CHECK(r.y == r.events[0].y);
+    CHECK(r.y[0] < 0);             // past the crossing
+    CHECK(r.y[0] > -1e-10);
+    // Output at the requested times before the event, then the event; none after it.
+    CHECK(points.times == std::vector<double>{0.0, 0.5, 0.7, r.t});
+  }
+  // Recorded events (not terminal), both directions, over several periods.
+  RunRequest q = request("harmonic_oscillator", {}, "dopri45", 7.0, 0.0, {});
+  q.rtol = q.atol = 1e-12;
+  q.events = {"q<0", "q>0"};
+  PreparedRun p = prepare_run(registry(), q);
+  NullObserver null;
+  const RunResult r = execute(p, null);
+  CHECK(r.t == 7.0);
+  REQUIRE(r.events.size() == 4);
+  for (std::size_t k = 0; k < r.events.size(); ++k) {
+    CAPTURE(k);
+    CHECK(std::abs(r.events[k].t - (pi / 4 + static_cast<double>(k) * pi / 2)) < 1e-10);
+    CHECK(r.events[k].event == k % 2);  // q<0, then q>0, alternately
+  }
+  // On S^2, the Killing field turns y about e3 (y1 = cos(lat) cos t from longitude 0): y1 < 0 first at
+  // t = pi/2, by a Lie group method on the sphere.
+  RunRequest s = request("sphere_flow", {{"field", "killing"}, {"c", "0.5"}, {"latitude", "20"}}, "rkmk45", 4.0, 0.0, {});
+  s.rtol = s.atol = 1e-12;
+  s.stop_when = {"y1<0"};
+  PreparedRun ps = prepare_run(registry(), s);
+  const RunResult rs = execute(ps, null);
+  REQUIRE(rs.events.size() == 1);
+  CHECK(std::abs(rs.t - pi / 2) < 1e-10);
+  CHECK(std::abs(rs.y.norm() - 1.0) < 1e-14);
+}
+
+TEST_CASE("events by SUNDIALS' root finding: the oscillator's crossings to 1e-10, terminal and recorded") {
+  // q = cos 2t passes 0 at t = pi/4 + k pi/2 (falling first); v = -2 sin 2t passes -1 falling at pi/12.
+  for (const char* method : {"cvode_bdf", "cvode_adams", "arkode_erk", "arkode_dirk"}) {
+    CAPTURE(method);
+    Recorded points;
+    RunRequest q = request("harmonic_oscillator", {}, method, 5.0, 0.0, {});
+    q.rtol = q.atol = 1e-12;
+    q.stop_when = {"q<0"};
+    q.events = {"v<-1"};
+    q.output_times = {0.1, 0.5, 1.0};
+    PreparedRun p = prepare_run(registry(), q);
+    const RunResult r = execute(p, points);
+    REQUIRE(r.events.size() == 2);
+    CHECK(r.events[0].event == 1);  // v<-1 first, recorded; then q<0, which stops the run
+    CHECK(std::abs(r.events[0].t - pi / 12) < 1e-10);
+    CHECK(r.events[1].event == 0);
+    CHECK(std::abs(r.events[1].t - pi / 4) < 1e-10);
+    CHECK(r.t == r.events[1].t);  // the run ends at the event, with the event's state
+    CHECK(r.y == r.events[1].y);
+    CHECK(std::abs(r.y[0]) < 1e-10);
+    CHECK(std::abs(r.y[1] + 2.0) < 1e-9);
+    // Output at the requested times before the event, then the event; none after it.
+    CHECK(points.times == std::vector<double>{0.0, 0.1, 0.5, r.t});
+    CHECK(r.stats.steps > 0);
+  }
+  // Recorded events in both directions over several periods; the run reaches t_end.
+  const RunResult r = run_events("harmonic_oscillator", {}, "cvode_bdf", 7.0, 1e-12, {}, {"q<0", "q>0"});
+  CHECK(r.t == 7.0);
+  REQUIRE(r.events.size() == 4);
+  for (std::size_t k = 0; k < r.events.size(); ++k) {
+    CAPTURE(k);
+    CHECK(std::abs(r.events[k].t - (pi / 4 + static_cast<double>(k) * pi / 2)) < 1e-10);
+    CHECK(r.events[k].event == k % 2);
+  }
+}
+
+TEST_CASE("events: a pendulum passes the vertical and a falling, spinning body reaches the floor (closed forms, 1e-10)") {
+  // A body on a revolute joint about y, centre of mass L = 1 below the pivot, released from rest at
+  // q0 = 1 rad: a planar pendulum with omega0^2 = m g L / (I_yy + m L^2), which passes the vertical
+  // (q = 0) after a quarter period, K(sin(q0/2)) / omega0 (K the complete elliptic integral).
+  const Params pendulum = description("pendulum.toml", R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "bob"
+mass = 2.0
+com = [0.0, 0.0, -1.0]
+inertia = [0.05, 0.04, 0.03]
+[[joint]]
+name = "swing"
+type = "revolute"
+parent = "world"
+child = "bob"
+axis = [0.0, 1.0, 0.0]
+q0 = 1.0
+v0 = 0.0
+)");
+  const double omega0 = std::sqrt(2.0 * 9.81 * 1.0 / (0.04 + 2.0 * 1.0));
+  const double t_vertical = std::comp_ellint_1(std::sin(0.5)) / omega0;
+  // A free body thrown up from z = 2 with v = (0.5, 0, 1) while it spins about all three axes
+  // (asymmetric inertia, so its attitude and body-frame velocity rotate): its centre of mass
+  // follows the parabola z = 2 + t - g t^2 / 2, which reaches z = 0 at (1 + sqrt(1 + 4 g)) / g.
+  const Params body = description("falling_body.toml", R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "box"
+mass = 3.0
+com = [0.0, 0.0, 0.0]
+inertia = [0.1, 0.2, 0.3]
+[[joint]]
+name = "drop"
+type = "floating"
+parent = "world"
+child = "box"
+position0 = [0.0, 0.0, 2.0]
+velocity0 = [0.5, 0.0, 1.0]
+omega0 = [1.0, 2.0, 3.0]
+)");
+  const double t_floor = (1.0 + std::sqrt(1.0 + 4.0 * 9.81)) / 9.81;
+  for (const char* method : {"rkmk45", "cvode_bdf"}) {
+    CAPTURE(method);
+    const RunResult swing = run_events("multibody", pendulum, method, 2.0, 1e-12, {"swing.q<0"});
+    REQUIRE(swing.events.size() == 1);
+    CHECK(std::abs(swing.t - t_vertical) < 1e-10);
+    const RunResult fall = run_events("multibody", body, method, 2.0, 1e-12, {"drop.z<0"});
+    REQUIRE(fall.events.size() == 1);
+    CHECK(std::abs(fall.t - t_floor) < 1e-10);
+    CHECK(std::abs(fall.y[11]) < 1e-9);  // z at the event (the floating block: R (9), then x, y, z)
+    CHECK(std::abs(fall.y[9] - 0.5 * t_floor) < 1e-9);
+  }
+}
+
+TEST_CASE("events under IDA: the root finding on the DAE's state agrees with the dense output of dopri45") {
+  // The double pendulum as point masses with length constraints (index 2, stabilised): the times the
+  // first link passes the vertical, both ways, against a tight kernel-driven reference.
+  const Params dae{{"formulation", "cartesian_dae"}};
+  const RunResult ida = run_events("pendulum_chain", dae, "ida", 3.0, 1e-10, {}, {"q1_x<0", "q1_x>0"});
+  const RunResult ref = run_events("pendulum_chain", dae, "dopri45", 3.0, 1e-13, {}, {"q1_x<0", "q1_x>0"});
+  REQUIRE(ref.events.size() == 2);
+  REQUIRE(ida.events.size() == ref.events.size());
+  for (std::size_t k = 0; k < ref.events.size(); ++k) {
+    CAPTURE(k);
+    CHECK(ida.events[k].event == ref.events[k].event);
+    CHECK(std::abs(ida.events[k].t - ref.events[k].t) < 1e-8);
+  }
+}
+
+TEST_CASE("events: the limit (two crossings inside one step are missed), and bad events refused with the fix") {
+  // v = -2 sin 2t is below -1.9 only for t in (0.626, 0.944): a step from 0.5 to 1.0 sees v above
+  // -1.9 at both ends, and the event is missed (a documented limit: events are found where g changes
+  // sign between accepted steps); at h = 0.1 it is found.
+  RunRequest coarse = request("harmonic_oscillator", {}, "rk4", 1.0, 0.5, {});
+  coarse.events = {"v<-1.9"};
+  PreparedRun pc = prepare_run(registry(), coarse);
+  NullObserver null;
+  CHECK(execute(pc, null).events.empty());
+  RunRequest fine = request("harmonic_oscillator", {}, "rk4", 1.0, 0.1, {});
+  fine.events = {"v<-1.9"};
+  PreparedRun pf = prepare_run(registry(), fine);
+  const RunResult found = execute(pf, null);
+  REQUIRE(found.events.size() == 1);
+  CHECK(std::abs(found.events[0].t - 0.5 * std::asin(0.95)) < 1e-4);
+  RunRequest bad = request("harmonic_oscillator", {}, "rk4", 1.0, 0.1, {});
+  bad.stop_when = {"x<0"};
+  CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("'x' is neither a state column (q, v) nor an observable"), Error);
+  bad.stop_when = {"q=0"};
+  CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("write NAME<VALUE"), Error);
+  bad.stop_when = {"q<zero"};
+  CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("'zero' is not a finite number"), Error);
+  // A solver without root finding refuses events before any run, naming the methods that locate them.
+  RunRequest solver = request("harmonic_oscillator", {}, "vi_adaptive", 1.0, 0.01, {});
+  solver.stop_when = {"q<0"};
+  CHECK_THROWS_WITH_AS(run(solver), doctest::Contains("method 'vi_adaptive' cannot locate the event 'q<0': its solver has no root finding"),
+                       Error);
+  CHECK_THROWS_WITH_AS(run(solver), doctest::Contains("or a SUNDIALS solver (cvode_bdf"), Error);
+}
