@@ -152,6 +152,15 @@ class Session {
     d["invariant_names"] = inv;
     d["observable_names"] = obs;
     d["stats"] = stats_dict(r.stats);
+    // The events located, in time order: which (as written), when, the state there.
+    py::list events;
+    for (const EventHit& hit : r.events) {
+      py::array_t<double> y(hit.y.size());
+      std::copy(hit.y.data(), hit.y.data() + hit.y.size(), y.mutable_data());
+      events.append(py::dict(py::arg("event") = p.spec.events[hit.event].text, py::arg("t") = hit.t, py::arg("y") = y,
+                             py::arg("terminal") = p.spec.events[hit.event].terminal));
+    }
+    d["events"] = events;
     py::dict drift;
     for (std::size_t k = 0; k < monitor.info().size(); ++k) drift[py::str(monitor.info()[k].name)] = monitor.max_abs_drift()[static_cast<Eigen::Index>(k)];
     d["max_drift"] = drift;
@@ -193,6 +202,8 @@ PYBIND11_MODULE(_liesim, m) {
       .def_readwrite("atol", &RunRequest::atol)
       .def_readwrite("solver_outputs", &RunRequest::solver_outputs)
       .def_readwrite("output_times", &RunRequest::output_times)
+      .def_readwrite("stop_when", &RunRequest::stop_when)
+      .def_readwrite("events", &RunRequest::events)
       .def_readwrite("y0", &RunRequest::y0);
 
   py::class_<python::PythonModelSpec>(m, "PythonModelSpec")

@@ -218,38 +218,62 @@ std::string step_failure_detail(Model& model, Stepper& stepper) {
   return d;
 }
 
-/// Output at requested times inside accepted steps (RunSpec::output_times): the stepper's dense
-/// output, with its model evaluations counted in Stats::output_evals instead of the counters.
+/// A stepper's dense output inside its accepted step from (t, y) with size h to y_new (`work`:
+/// scratch of the error estimate's size).
+struct StepperDense final : StepInterpolant {
+  Model& model;
+  Stepper& stepper;
+  double t, h;
+  Eigen::Ref<const Eigen::VectorXd> y, y_new;  // (views of the loop's vectors, not copies)
+  Vec work;
+  StepperDense(Model& m, Stepper& s, double t0, double step, ConstVec y0, ConstVec y1, Vec w)
+      : model(m), stepper(s), t(t0), h(step), y(y0), y_new(y1), work(w) {}
+  Status at(double theta, Vec out) noexcept override { return stepper.interpolate(t, h, y, y_new, theta, out, work); }
+  std::string failure() const override { return step_failure_detail(model, stepper); }
+};
+
+/// A solver's own interpolant inside its last step, from t with size h (solvers the host steps).
+struct SolverDense final : StepInterpolant {
+  Solver& solver;
+  double t, h;
+  SolverDense(Solver& s, double t0, double step) : solver(s), t(t0), h(step) {}
+  Status at(double theta, Vec out) noexcept override { return solver.interpolate(theta >= 1.0 ? t + h : t + theta * h, out); }
+  std::string failure() const override { return solver.last_error(); }
+};
+
+/// Output at requested times inside accepted steps (RunSpec::output_times): the dense output, with
+/// its model evaluations counted in Stats::output_evals instead of the counters.
 struct DenseOutput {
   const std::vector<double>& times;
   std::size_t next = 0;
   Eigen::VectorXd y_out;
 
-  DenseOutput(const RunSpec& spec, Eigen::Index n) : times(spec.output_times), y_out(times.empty() ? 0 : n) {
-    while (next < times.size() && times[next] <= spec.t0) ++next;  // t0 is output anyway
+  DenseOutput(const std::vector<double>& output_times, double t0, Eigen::Index n)
+      : times(output_times), y_out(times.empty() ? 0 : n) {
+    while (next < times.size() && times[next] <= t0) ++next;  // t0 is output anyway
   }
   bool active() const { return !times.empty(); }
-  /// Output every requested time in (t, until] of the accepted step from (t, y) to (t_new, y_new)
-  /// (until = t_new, or a terminal event's time); `work`: scratch of the error estimate's size.
-  [[gnu::noinline]] void emit(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
-            ConstVec y, ConstVec y_new, Vec work, double until) {
+  /// Output every requested time in (t, until] of the accepted step from t with size h to
+  /// (t_new, y_new), `dense` its interpolant (until = t_new, or a terminal event's time).
+  [[gnu::noinline]] void emit(RunState& run, StepInterpolant& dense, const std::string& who, Observer& observer, double t, double h,
+                              double t_new, ConstVec y_new, double until) {
     if (next >= times.size() || times[next] > until) return;
-    run.uncounted([&] { emit_until(run, stepper, method, observer, t, h, t_new, y, y_new, work, until); });
+    run.uncounted([&] { emit_until(run, dense, who, observer, t, h, t_new, y_new, until); });
   }
 
  private:
-  void emit_until(RunState& run, Stepper& stepper, const MethodInfo& method, Observer& observer, double t, double h, double t_new,
-                  ConstVec y, ConstVec y_new, Vec work, double until) {
+  void emit_until(RunState& run, StepInterpolant& dense, const std::string& who, Observer& observer, double t, double h, double t_new,
+                  ConstVec y_new, double until) {
     for (; next < times.size() && times[next] <= until; ++next) {
       const double tau = times[next];
       if (tau == t_new) {
         observer.on_output(tau, y_new);
         continue;
       }
-      const Status s = stepper.interpolate(t, h, y, y_new, (tau - t) / h, y_out, work);
+      const Status s = dense.at((tau - t) / h, y_out);
       if (s != Status::ok || !y_out.allFinite())
-        run.fail(fmt::format("method '{}': the dense output at t = {} (inside the step from t = {} with h = {}) failed: {}", method.name,
-                             tau, t, h, s != Status::ok ? describe_status(s, step_failure_detail(run.model, stepper)) : "non-finite state"));
+        run.fail(fmt::format("{}: the dense output at t = {} (inside the step from t = {} with h = {}) failed: {}", who,
+                             tau, t, h, s != Status::ok ? describe_status(s, dense.failure()) : "non-finite state"));
       observer.on_output(tau, y_out);
     }
   }
@@ -257,16 +281,16 @@ struct DenseOutput {
 
 /// Events inside accepted steps (events.hpp): located with their evaluations uncounted; true when
 /// a terminal one ended the run (its state is the run's, output after the requested times before it).
-[[gnu::noinline]] bool handle_events(RunState& run, EventLocator& events, DenseOutput& dense, Stepper& stepper, const MethodInfo& method,
-                                     Observer& observer, double t, double h, double t_new, ConstVec y, ConstVec y_new, Vec work) {
+[[gnu::noinline]] bool handle_events(RunState& run, EventLocator& events, DenseOutput& output, StepInterpolant& dense,
+                                     const std::string& who, Observer& observer, double t, double h, double t_new, ConstVec y_new) {
   bool stop = false;
   std::string why;
   Status s = Status::ok;
-  run.uncounted([&] { s = events.scan(stepper, t, h, t_new, y, y_new, work, run.result.events, stop, why); });
-  if (s != Status::ok) run.fail(fmt::format("method '{}': {}: {}", method.name, why, describe_status(s, step_failure_detail(run.model, stepper))));
+  run.uncounted([&] { s = events.scan(dense, t, h, t_new, y_new, run.result.events, stop, why); });
+  if (s != Status::ok) run.fail(fmt::format("{}: {}: {}", who, why, describe_status(s, dense.failure())));
   if (!stop) return false;
   const EventHit& hit = run.result.events.back();
-  if (dense.active()) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, work, hit.t);
+  if (output.active()) output.emit(run, dense, who, observer, t, h, t_new, y_new, hit.t);
   run.result.y = hit.y;
   run.result.t = hit.t;
   run.accept(hit.t - t);
@@ -332,11 +356,20 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   Eigen::VectorXd& y = run.result.y;
   double& t = run.result.t;
   observer.on_output(t, y);
-  DenseOutput dense(spec, n);
+  DenseOutput dense(spec.output_times, spec.t0, n);
   const bool dense_output = dense.active();  // (hoisted: the step loops test it once per step)
   EventLocator events(spec.events, model);
   const bool events_on = events.active();
   if (events_on && events.begin(t, y) != Status::ok) throw Error(fmt::format("the model's observables at t0 = {} failed: {}", t, model.last_error()));
+  const std::string who = fmt::format("method '{}'", method.name);  // (in messages)
+  // Events and requested outputs inside the accepted step from (t, y) with size h to (t_new,
+  // y_new), on the stepper's dense output; true when a terminal event ended the run.
+  const auto inside_step = [&](double h, double t_new) {
+    StepperDense interpolant(model, stepper, t, h, y, y_new, err);
+    if (events_on && handle_events(run, events, dense, interpolant, who, observer, t, h, t_new, y_new)) return true;
+    if (dense_output) dense.emit(run, interpolant, who, observer, t, h, t_new, y_new, t_new);
+    return false;
+  };
 
   const double T = spec.t_end;
   if (!adaptive) {
@@ -359,11 +392,10 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
         run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
       run.check_bounded(t_next, y_new);
       report_diagnostics();
-      if (events_on && handle_events(run, events, dense, stepper, method, observer, t, h, t_next, y, y_new, err)) {
+      if ((events_on || dense_output) && inside_step(h, t_next)) {
         run.finish();
         return run.result;
       }
-      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_next, y, y_new, err, t_next);
       y.swap(y_new);
       t = t_next;
       run.accept(h);
@@ -437,11 +469,10 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     if (accepted) {
       const double t_new = last ? T : t + h;
       run.check_bounded(t_new, y_new);
-      if (events_on && handle_events(run, events, dense, stepper, method, observer, t, h, t_new, y, y_new, err)) {
+      if ((events_on || dense_output) && inside_step(h, t_new)) {
         run.finish();
         return run.result;
       }
-      if (dense_output) dense.emit(run, stepper, method, observer, t, h, t_new, y, y_new, err, t_new);
       y.swap(y_new);
       t = t_new;
       run.accept(h);
@@ -456,7 +487,68 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   return run.result;
 }
 
-RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer) {
+namespace {
+
+/// A solver whose dynamics choose its steps, driven one step at a time (Solver::one_step): output
+/// at the requested times (or solver_outputs equal intervals) and events on its interpolant, as for
+/// a kernel-driven stepper; a step that passes t_end is cut there by the interpolant.
+RunResult integrate_steps(RunState& run, Solver& solver, const RunSpec& spec, EventLocator& events, Observer& observer,
+                          const std::string& who) {
+  Model& model = run.model;
+  const Eigen::Index n = model.size();
+  const double T = spec.t_end;
+  double& t = run.result.t;
+  Eigen::VectorXd& y = run.result.y;
+  const bool events_on = events.active();
+  if (events_on && events.begin(t, y) != Status::ok) throw Error(fmt::format("the model's observables at t0 = {} failed: {}", t, model.last_error()));
+  const std::vector<double> times =
+      spec.output_times.empty() ? equal_output_times(spec.t0, T, std::max(1, spec.solver_outputs)) : spec.output_times;
+  DenseOutput output(times, spec.t0, n);
+  // The host counts the steps (an event ends the last one early, as for a stepper); the rest of the
+  // statistics are the solver's.
+  run.before_finish = [&](Stats& stats) {
+    const Stats host = stats;
+    solver.add_stats(stats);
+    stats.steps = host.steps;
+    stats.h_min_used = host.h_min_used;
+    stats.h_max_used = host.h_max_used;
+  };
+  Eigen::VectorXd y_new(n), diagnostics(solver.diagnostic_count());
+  observer.on_output(t, y);
+  while (t < T) {
+    double t_new = t;
+    if (solver.step(t_new, y_new) != Status::ok) run.fail(solver.last_error());
+    if (!(t_new > t) || !std::isfinite(t_new) || !y_new.allFinite())
+      run.fail(fmt::format("{}: the step from t = {} ended at t = {} with {} state", who, t, t_new, y_new.allFinite() ? "a" : "a non-finite"));
+    if (diagnostics.size() > 0) {
+      solver.diagnostics(diagnostics);
+      observer.on_diagnostics(diagnostics);
+    }
+    observer.on_step(t, t_new - t, std::numeric_limits<double>::quiet_NaN(), true);
+    if (t_new > T) {  // the part of the step inside the run: to t_end, by the interpolant
+      if (solver.interpolate(T, y_new) != Status::ok) run.fail(solver.last_error());
+      t_new = T;
+    }
+    run.check_bounded(t_new, y_new);
+    const double h = t_new - t;
+    SolverDense dense(solver, t, h);
+    if (events_on && handle_events(run, events, output, dense, who, observer, t, h, t_new, y_new)) {
+      run.finish();
+      return run.result;
+    }
+    output.emit(run, dense, who, observer, t, h, t_new, y_new, t_new);
+    y = y_new;
+    t = t_new;
+    run.accept(h);
+    run.check_invariants(t, y, t >= T);
+  }
+  run.finish();
+  return run.result;
+}
+
+}  // namespace
+
+RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer, const std::string& method) {
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
@@ -466,9 +558,10 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   std::string init_error;
   RunState run(model, y0, spec.t0, spec.divergence);
   if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
-  // Events: located by the solver's own root finding (SUNDIALS: CVodeRootInit, ...).
   EventLocator events(spec.events, model);
-  if (events.active()) set_solver_events(solver, events, "this self-controlled solver");
+  if (solver.one_step()) return integrate_steps(run, solver, spec, events, observer, method.empty() ? "the solver" : fmt::format("method '{}'", method));
+  // Events: located by the solver's own root finding (SUNDIALS: CVodeRootInit, ...).
+  if (events.active()) set_solver_events(solver, events, method.empty() ? "this self-controlled solver" : fmt::format("'{}'", method));
   std::vector<int32_t> found(spec.events.size(), 0);
   // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
   // steps with their diagnostics, and become the run's last good state.

@@ -32,6 +32,7 @@ std::string solver_events_refusal(const std::string& event, const std::string& m
 }
 
 void set_solver_events(Solver& solver, EventLocator& events, const std::string& method) {
+  if (solver.one_step()) return;  // the host steps it and locates the events on its interpolant
   std::string why;
   const auto count = static_cast<int32_t>(events.directions().size());
   if (solver.set_events(count, events.directions().data(), &EventLocator::g, &events, why) != Status::ok)
@@ -73,8 +74,8 @@ Status EventLocator::evaluate_one(std::size_t k, double t, ConstVec y, double& g
 
 Status EventLocator::begin(double t0, ConstVec y0) noexcept { return evaluate(t0, y0, g0_); }
 
-Status EventLocator::scan(Stepper& stepper, double t, double h, double t_new, ConstVec y, ConstVec y_new, Vec work,
-                          std::vector<EventHit>& hits, bool& stop, std::string& error) {
+Status EventLocator::scan(StepInterpolant& dense, double t, double h, double t_new, ConstVec y_new, std::vector<EventHit>& hits, bool& stop,
+                          std::string& error) {
   stop = false;
   Status s = evaluate(t_new, y_new, g1_);
   if (s != Status::ok) {
@@ -96,7 +97,7 @@ Status EventLocator::scan(Stepper& stepper, double t, double h, double t_new, Co
     for (int it = 0; it < 200 && (b - a) * h > t_tol; ++it) {
       double theta = b - gb * (b - a) / (gb - ga);
       if (!(theta > a && theta < b)) theta = 0.5 * (a + b);
-      s = stepper.interpolate(t, h, y, y_new, theta, y_theta_, work);
+      s = dense.at(theta, y_theta_);
       double g = 0.0;
       if (s == Status::ok) s = evaluate_one(k, t + theta * h, y_theta_, g);
       if (s != Status::ok) {
@@ -128,7 +129,7 @@ Status EventLocator::scan(Stepper& stepper, double t, double h, double t_new, Co
     if (theta >= 1.0) {
       hit.y = y_new;
     } else {
-      if ((s = stepper.interpolate(t, h, y, y_new, theta, y_theta_, work)) != Status::ok) {
+      if ((s = dense.at(theta, y_theta_)) != Status::ok) {
         error = fmt::format("the dense output at event '{}' failed", events_[k].text);
         return s;
       }

@@ -11,6 +11,17 @@
 
 namespace liesim {
 
+/// The state inside the last accepted step from t with size h, at t + theta h (theta in [0, 1]):
+/// a stepper's dense output or a solver's own interpolant; and why it failed.
+class StepInterpolant {
+ public:
+  virtual Status at(double theta, Vec out) noexcept = 0;
+  virtual std::string failure() const = 0;
+
+ protected:
+  ~StepInterpolant() = default;
+};
+
 class EventLocator {
  public:
   /// Events of `spec` on `model` (none: inactive, no cost per step).
@@ -24,11 +35,12 @@ class EventLocator {
   /// The first event as the user wrote it (for messages).
   const std::string& first_text() const { return events_.front().text; }
   static int32_t g(void* self, double t, const double* y, double* g_out) noexcept;
-  /// After an accepted step from (t, y) with size h to (t_new, y_new): append the events inside it
-  /// to `hits` in time order, up to and including the first terminal one (then `stop`). The
-  /// interpolation's model evaluations are the caller's to account for. On failure, `error` says why.
-  Status scan(Stepper& stepper, double t, double h, double t_new, ConstVec y, ConstVec y_new, Vec work, std::vector<EventHit>& hits,
-              bool& stop, std::string& error);
+  /// After an accepted step from t with size h to (t_new, y_new), `dense` its interpolant: append
+  /// the events inside it to `hits` in time order, up to and including the first terminal one (then
+  /// `stop`). The interpolation's model evaluations are the caller's to account for. On failure,
+  /// `error` says why.
+  Status scan(StepInterpolant& dense, double t, double h, double t_new, ConstVec y_new, std::vector<EventHit>& hits, bool& stop,
+              std::string& error);
 
  private:
   /// g of every event at (t, y) into `g`.

@@ -156,7 +156,7 @@ RunResult execute(PreparedRun& p, Observer& observer) {
   if (p.method.self_controlled) {
     std::unique_ptr<Solver> solver(family.create_solver(p.method.name, p.options, error));
     if (!solver) throw Error(fmt::format("method '{}': {}", p.method.name, error));
-    return integrate(*p.model, *solver, p.spec, p.y0, observer);
+    return integrate(*p.model, *solver, p.spec, p.y0, observer, p.method.name);
   }
   std::unique_ptr<Stepper> stepper(family.create_stepper(p.method.name, p.options, error));
   if (!stepper) throw Error(fmt::format("method '{}': {}", p.method.name, error));

@@ -75,6 +75,8 @@ std::string SolverBase::failure_hint(const std::string& name) const {
     return fmt::format("the model's vector field returned a {} status{}{}", kind, model_error.empty() ? "" : ": ", model_error);
   if (ends_with(name, "PROJFUNC_FAIL") || ends_with(name, "PROJFUNC_ERR"))
     return fmt::format("the model's projection failed{}{}", model_error.empty() ? "" : ": ", model_error);
+  if (ends_with(name, "RTFUNC_FAIL") || ends_with(name, "RTFUNC_ERR"))
+    return fmt::format("evaluating the events failed (the model's observables){}{}", model_error.empty() ? "" : ": ", model_error);
   if (ends_with(name, "TOO_CLOSE")) return "the output time is too close to the initial time";
   return {};
 }

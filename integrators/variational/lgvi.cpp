@@ -131,6 +131,7 @@ Status LgviAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const Solv
   y_prev_ = y0;
   y_ = y0;
   t_ = t_prev_ = t0;
+  start_at(t0);
   h_ = tol.fixed_step;
   energy_ = residual_p_ = residual_e_ = std::numeric_limits<double>::quiet_NaN();
   steps_ = 0;
@@ -219,13 +220,16 @@ Status LgviAdaptiveSolver::take_step() noexcept {
   return Status::ok;
 }
 
-Status LgviAdaptiveSolver::advance(double t_out, Vec y_out) noexcept {
-  while (t_ < t_out) {
-    const Status s = take_step();
-    if (s != Status::ok) return s;
-    if (!y_.allFinite()) return fail("the state became non-finite");
-    report_step(t_, h_, y_);
-  }
+Status LgviAdaptiveSolver::step(double& t_new, Vec y_new) noexcept {
+  const Status s = take_step();
+  if (s != Status::ok) return s;
+  if (!y_.allFinite()) return fail("the state became non-finite");
+  y_new = y_;
+  t_new = t_;
+  return Status::ok;
+}
+
+Status LgviAdaptiveSolver::interpolate(double t_out, Vec y_out) noexcept {
   if (t_out >= t_ || t_ <= t_prev_) {
     y_out = y_;
     return Status::ok;

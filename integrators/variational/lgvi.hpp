@@ -94,11 +94,14 @@ class LgviStepper final : public sdk::Stepper {
 /// equation solved exactly at every h (secant iterations, h > 0); sequential (the thesis's): `passes`
 /// rounds of {solve f at the current h; h <- sqrt(2 f^T J f / (1 + |f|^2) / (E_0 - rest))}, then the
 /// update with the last f and the final h (its momentum residual is reported, not zero).
-class LgviAdaptiveSolver final : public sdk::Solver {
+/// Inside a step: R along R_k Cay(s f), x and the momenta linearly; the host drives the steps
+/// (sdk::SteppingSolver): output at requested times and events on that interpolant.
+class LgviAdaptiveSolver final : public sdk::SteppingSolver {
  public:
   LgviAdaptiveSolver(bool sequential, int passes, long max_steps) : sequential_(sequential), passes_(passes), max_steps_(max_steps) {}
   Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
-  Status advance(double t_out, Vec y_out) noexcept override;
+  Status step(double& t_new, Vec y_new) noexcept override;
+  Status interpolate(double t, Vec y) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
   std::string last_error() const override { return error_; }
   /// h_k, discrete_energy, residual_momentum, residual_energy.

@@ -27,6 +27,7 @@ Status ViAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const Solver
     z_.resize(m_ + 1);
     hv_.resize(1);
     t_ = t_prev_ = t0;
+    start_at(t0);
     h0_ = h_ = tol.fixed_step;
     q_ = q_prev_ = y0.head(m_);
     w_ = w_prev_ = y0.tail(m_);
@@ -137,16 +138,18 @@ Status ViAdaptiveSolver::take_step() noexcept {
   return Status::ok;
 }
 
-Status ViAdaptiveSolver::advance(double t_out, Vec y_out) noexcept {
-  while (t_ < t_out) {
-    const Status s = take_step();
-    if (s != Status::ok) return s;
-    if (!q_.allFinite() || !w_.allFinite()) return fail_no_root("the state became non-finite");
-    y_out.head(m_) = q_;
-    y_out.tail(m_) = w_;
-    report_step(t_, h_, y_out);
-  }
-  // Output inside [t_prev, t]: q by cubic Hermite interpolation, v linearly.
+Status ViAdaptiveSolver::step(double& t_new, Vec y_new) noexcept {
+  const Status s = take_step();
+  if (s != Status::ok) return s;
+  if (!q_.allFinite() || !w_.allFinite()) return fail_no_root("the state became non-finite");
+  y_new.head(m_) = q_;
+  y_new.tail(m_) = w_;
+  t_new = t_;
+  return Status::ok;
+}
+
+Status ViAdaptiveSolver::interpolate(double t_out, Vec y_out) noexcept {
+  // Inside [t_prev, t]: q by cubic Hermite interpolation, v linearly.
   const double dt = t_ - t_prev_;
   if (dt <= 0 || t_out >= t_) {
     y_out.head(m_) = q_;

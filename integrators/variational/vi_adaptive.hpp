@@ -21,8 +21,9 @@ enum class AdaptiveSolve {
 /// for (h_k, v_k) with h_k > 0, then q_{k+1} = q_k + h_k v_k, t_{k+1} = t_k + h_k,
 ///   (3.36)  p_{k+1} = D_4 L_d + f_d^+,   (3.37)  E_{k+1} = -D_3 L_d - g_d^+.
 /// The first step is a fixed-step step of size h0 (the run's --step) from p_0 = M v_0, which
-/// defines E_1. Output between steps: q by cubic Hermite interpolation, v = M^-1 p linearly.
-class ViAdaptiveSolver final : public sdk::Solver {
+/// defines E_1. Inside a step: q by cubic Hermite interpolation, v linearly. The host drives the
+/// steps (sdk::SteppingSolver): output at requested times and events on that interpolant.
+class ViAdaptiveSolver final : public sdk::SteppingSolver {
  public:
   ViAdaptiveSolver(const LagrangianRule& rule, AdaptiveSolve solve, int passes, double newton_tol, int max_iters, long max_steps)
       : rule_(rule), solve_(solve), passes_(passes), max_steps_(max_steps) {
@@ -31,7 +32,8 @@ class ViAdaptiveSolver final : public sdk::Solver {
     scalar_.configure(newton_tol, max_iters);
   }
   Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
-  Status advance(double t_out, Vec y_out) noexcept override;
+  Status step(double& t_new, Vec y_new) noexcept override;
+  Status interpolate(double t, Vec y) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
   std::string last_error() const override { return error_; }
   /// h_k, discrete_energy, residual_momentum, residual_energy, condition.

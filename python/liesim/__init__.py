@@ -184,7 +184,8 @@ class Model:
 
 class Result:
     """A run's output: t (m), y (m x n), invariants (m x k), observables (m x o) at the output
-    points; final_state, stats, max_drift, status ("ok" or "failed"), error."""
+    points; final_state, t_reached, events (dicts: event, t, y, terminal), stats, max_drift, status ("ok" or
+    "failed"), error."""
 
     def __init__(self, d):
         self.__dict__.update(d)
@@ -215,13 +216,16 @@ class Result:
 
 
 def run(model, integrator, t_end, step=None, rtol=None, atol=None, params=None, options=None, output_every=1,
-        y0=None, t0=0.0, outputs=100, t_eval=None, plugin_path=None, raise_on_failure=True):
+        y0=None, t0=0.0, outputs=100, t_eval=None, stop_when=None, events=None, plugin_path=None, raise_on_failure=True):
     """Integrate `model` (a plugin's name, or a liesim.Model) with `integrator` to t_end, with a fixed
     `step` or tolerances `rtol`/`atol`. params: the model's parameters, options: the method's (values
     as numbers, lists or text, as on the command line). Every output point (every step of a
     kernel-driven method, every output time of SUNDIALS) is kept, or every `output_every`-th and the
     last; with t_eval (increasing times in [t0, t_end], as in scipy's solve_ivp), exactly those times and
-    t0, from the method's dense output. y0 replaces the model's initial state. Returns a Result; raises SettingError for bad
+    t0, from the method's dense output. stop_when / events: "NAME<VALUE" or "NAME>VALUE" (a state column or an
+    observable falling below or rising above a value; a string or a list) that end the run there / are recorded,
+    located on the dense output or by SUNDIALS' root finding (Result.events: event, t, y, terminal; t_reached is
+    a terminal event's time). y0 replaces the model's initial state. Returns a Result; raises SettingError for bad
     settings and SolverError (with .result) when the run fails, unless raise_on_failure=False."""
     q = _liesim.RunRequest()
     q.method = integrator
@@ -237,6 +241,8 @@ def run(model, integrator, t_end, step=None, rtol=None, atol=None, params=None, 
         q.output_times = [float(v) for v in np.asarray(t_eval, dtype=float).ravel()]
     if y0 is not None:
         q.y0 = [float(v) for v in np.asarray(y0, dtype=float).ravel()]
+    q.stop_when = [stop_when] if isinstance(stop_when, str) else [str(e) for e in (stop_when or [])]
+    q.events = [events] if isinstance(events, str) else [str(e) for e in (events or [])]
     if isinstance(model, Model):
         if params:
             raise SettingError(f"model '{model.name}' is made in this process: set its parameters when you make it, "

@@ -93,6 +93,19 @@ def test_t_eval_gives_exactly_those_times_from_the_dense_output():
         liesim.run("rigid_body", "rk4", t_end=1.0, step=0.1, t_eval=[0.5, 0.2])
 
 
+def test_events_stop_the_run_and_are_recorded_with_their_state():
+    # q = cos 2t: v = -2 sin 2t falls below -1 at pi/12 (recorded), q below 0 at pi/4 (ends the run),
+    # under the dense output of rkmk45 and under CVODE's root finding alike.
+    for method in ("rkmk45", "cvode_bdf"):
+        r = liesim.run("harmonic_oscillator", method, t_end=5.0, rtol=1e-12, atol=1e-12, stop_when="q<0", events=["v<-1"])
+        assert [e["event"] for e in r.events] == ["v<-1", "q<0"]
+        assert abs(r.events[0]["t"] - np.pi / 12) < 1e-10 and not r.events[0]["terminal"]
+        assert abs(r.t_reached - np.pi / 4) < 1e-10 and r.events[1]["terminal"]
+        assert np.array_equal(r.events[1]["y"], r.final_state)
+    with pytest.raises(liesim.SettingError, match="'x' is neither a state column"):
+        liesim.run("harmonic_oscillator", "rk4", t_end=1.0, step=0.1, stop_when="x<0")
+
+
 def cli_error(*args):
     p = cli(*args)
     assert p.returncode != 0

@@ -213,10 +213,78 @@ TEST_CASE("events: the limit (two crossings inside one step are missed), and bad
   CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("write NAME<VALUE"), Error);
   bad.stop_when = {"q<zero"};
   CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("'zero' is not a finite number"), Error);
-  // A solver without root finding refuses events before any run, naming the methods that locate them.
-  RunRequest solver = request("harmonic_oscillator", {}, "vi_adaptive", 1.0, 0.01, {});
-  solver.stop_when = {"q<0"};
-  CHECK_THROWS_WITH_AS(run(solver), doctest::Contains("method 'vi_adaptive' cannot locate the event 'q<0': its solver has no root finding"),
+}
+
+namespace {
+
+/// Solvers on the oscillator q'' = -4 q that return its exact flow (q = cos 2t, v = -2 sin 2t).
+struct ExactFlow {
+  liesim::Model* model = nullptr;
+  Status exact(double t, Vec y) const noexcept { return model->exact_solution(t, y); }
+};
+/// Advanced from output time to output time; no root finding.
+struct ExactSolver final : sdk::Solver, ExactFlow {
+  Status init(liesim::Model& m, double, ConstVec, const SolverTolerances&, std::string&) noexcept override {
+    model = &m;
+    return Status::ok;
+  }
+  Status advance(double t_out, Vec y_out) noexcept override { return exact(t_out, y_out); }
+  void add_stats(Stats&) const noexcept override {}
+};
+/// Steps of 0.3 chosen by itself, with the exact flow as its interpolant: the host steps it.
+struct ExactSteps final : sdk::SteppingSolver, ExactFlow {
+  double t = 0.0;
+  Status init(liesim::Model& m, double t0, ConstVec, const SolverTolerances&, std::string&) noexcept override {
+    model = &m;
+    t = t0;
+    start_at(t0);
+    return Status::ok;
+  }
+  Status step(double& t_new, Vec y_new) noexcept override {
+    t += 0.3;
+    t_new = t;
+    return exact(t, y_new);
+  }
+  Status interpolate(double t_at, Vec y) noexcept override { return exact(t_at, y); }
+  void add_stats(Stats& s) const noexcept override { s.steps += 1000; }  // (the host counts the steps itself)
+};
+
+RunResult integrate_exact(std::unique_ptr<sdk::Solver> solver, double t_end, std::vector<std::string> stop_when,
+                          std::vector<double> output_times, Observer& observer) {
+  const auto model = make_model("harmonic_oscillator");
+  RunSpec spec;
+  spec.t_end = t_end;
+  spec.output_times = std::move(output_times);
+  for (const auto& e : stop_when) spec.events.push_back(parse_event(e, *model, true));
+  Eigen::VectorXd y0(2);
+  model->initial_state(y0);
+  const auto s = adopt_solver(std::move(solver));
+  return integrate(*model, *s, spec, y0, observer, "exact");
+}
+
+}  // namespace
+
+TEST_CASE("a solver the host steps (its dynamics choose h): outputs and events on its interpolant; one without root finding refuses events") {
+  const double pi = std::acos(-1.0);
+  NullObserver null;
+  // Steps 0.3, 0.6, then the event at pi/4 inside the third: located on the exact interpolant.
+  const RunResult r = integrate_exact(std::make_unique<ExactSteps>(), 2.0, {"q<0"}, {}, null);
+  REQUIRE(r.events.size() == 1);
+  CHECK(std::abs(r.t - pi / 4) < 1e-12);
+  CHECK(r.y == r.events[0].y);
+  CHECK(r.stats.steps == 3);  // counted by the host: the step to the event is the third
+  // A step that passes t_end is cut there by the interpolant; outputs at exactly the requested times.
+  Recorded points;
+  const RunResult cut = integrate_exact(std::make_unique<ExactSteps>(), 1.0, {}, {0.1, 0.45, 0.9}, points);
+  CHECK(cut.t == 1.0);
+  CHECK(std::abs(cut.y[0] - std::cos(2.0)) < 1e-15);
+  CHECK(cut.stats.steps == 4);
+  CHECK(points.times == std::vector<double>{0.0, 0.1, 0.45, 0.9});
+  CHECK(std::abs(points.states[2][1] + 2 * std::sin(0.9)) < 1e-15);
+  // A solver advanced between output times without root finding refuses events before any run.
+  CHECK_THROWS_WITH_AS(integrate_exact(std::make_unique<ExactSolver>(), 2.0, {"q<0"}, {}, null),
+                       doctest::Contains("method 'exact' cannot locate the event 'q<0': its solver has no root finding; choose a "
+                                         "kernel-driven method"),
                        Error);
-  CHECK_THROWS_WITH_AS(run(solver), doctest::Contains("or a SUNDIALS solver (cvode_bdf"), Error);
+  CHECK(integrate_exact(std::make_unique<ExactSolver>(), 2.0, {}, {}, null).t == 2.0);
 }

@@ -306,3 +306,30 @@ TEST_CASE("agd and sagd converge at order 1 to the damped rigid body; gd at orde
   }
   CHECK(loglog_slope(hs, diff) == doctest::Approx(1.0).epsilon(0.1));
 }
+
+TEST_CASE("lgvi_adaptive is stepped by the host: events on its interpolant stay on SO(3) and agree with rkmk45 to the method's order") {
+  // The hanging 3D pendulum: the spatial angular momentum's x component changes sign as it swings.
+  const auto events_of = [](const std::string& method, double h, double tol) {
+    RunRequest q = test::request("rigid_pendulum", hanging, method, 3.0, h, {});
+    q.rtol = q.atol = tol;
+    q.events = {"pi_x<0", "pi_x>0"};
+    q.output_times = {0.5, 1.5, 2.5};
+    PreparedRun p = prepare_run(test::registry(), q);
+    test::Recorded points;
+    const RunResult r = execute(p, points);
+    CHECK(points.times == std::vector<double>{0.0, 0.5, 1.5, 2.5});
+    return r.events;
+  };
+  const auto lgvi = events_of("lgvi_adaptive", 1e-3, 0.0);
+  const auto ref = events_of("rkmk45", 0.0, 1e-12);
+  REQUIRE(ref.size() >= 2);
+  REQUIRE(lgvi.size() == ref.size());
+  for (std::size_t k = 0; k < ref.size(); ++k) {
+    CAPTURE(k);
+    CHECK(lgvi[k].event == ref[k].event);
+    CHECK(std::abs(lgvi[k].t - ref[k].t) < 1e-4);
+    CHECK(std::abs(lgvi[k].y[9]) < 1e-12);  // pi_x on the interpolant at the located time
+    const Eigen::Matrix3d Q = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(lgvi[k].y.data());
+    CHECK((Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm() < 1e-13);
+  }
+}

@@ -295,3 +295,35 @@ TEST_CASE("variational methods refuse models without a mechanical description, a
   CHECK_THROWS_WITH_AS(test::run("double_well", {}, "hermite_galerkin", 1, 0.1, 0, 0, {{"quadrature", "0"}}), doctest::Contains("quadrature"),
                        Error);
 }
+
+TEST_CASE("vi_adaptive is stepped by the host: output at exactly the requested times, events on its interpolant, order 2") {
+  // q = cos 2t from (1, 0): q passes 0 at pi/4. vi_adaptive chooses its steps by the energy equation;
+  // the host outputs and locates events on its Hermite interpolant, as for a kernel-driven stepper.
+  const Params p{{"q0", "1"}, {"v0", "0"}};
+  const double pi = std::acos(-1.0);
+  RunRequest q = test::request("harmonic_oscillator", p, "vi_adaptive", 2.0, 0.01, {});
+  q.output_times = {0.3, 0.7, 1.1};
+  test::Recorded points;
+  test::run(q, &points);
+  CHECK(points.times == std::vector<double>{0.0, 0.3, 0.7, 1.1});
+  // The value at 0.7 is the run stopped at 0.7 (the same steps, the same interpolant there).
+  CHECK(points.states[2] == test::run("harmonic_oscillator", p, "vi_adaptive", 0.7, 0.01).y);
+  std::vector<double> h0{0.02, 0.01, 0.005}, err;
+  for (const double h : h0) {
+    CAPTURE(h);
+    RunRequest e = test::request("harmonic_oscillator", p, "vi_adaptive", 2.0, h, {});
+    e.stop_when = {"q<0"};
+    e.events = {"v<-1"};
+    PreparedRun pr = prepare_run(test::registry(), e);
+    NullObserver null;
+    const RunResult r = execute(pr, null);
+    REQUIRE(r.events.size() == 2);
+    CHECK(r.events[0].event == 1);  // v<-1 recorded first (at about pi/12), then q<0 ends the run
+    CHECK(std::abs(r.events[0].t - pi / 12) < 1e-3);
+    CHECK(r.t == r.events[1].t);
+    CHECK(r.y == r.events[1].y);
+    CHECK(std::abs(r.y[0]) < 1e-12);  // located on the interpolant to round-off
+    err.push_back(std::abs(r.t - pi / 4));
+  }
+  CHECK(loglog_slope(h0, err) == doctest::Approx(2.0).epsilon(0.1));
+}

@@ -132,8 +132,10 @@ std::string solver_events_refusal(const std::string& event, const std::string& m
 /// first bad time and the fix.
 void check_output_times(const RunSpec& spec);
 /// Integrate with a self-controlled solver, with output at spec.output_times (or spec.solver_outputs
-/// equal intervals).
-RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer);
+/// equal intervals): one that locates events itself (SUNDIALS) advanced from output time to output
+/// time, one whose dynamics choose its steps (Solver::one_step) stepped here like a stepper (output
+/// and events on its interpolant). `method` names it in messages.
+RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer, const std::string& method = {});
 
 /// The default first step of an adaptive kernel-driven run, the starting step size algorithm of
 /// Hairer, Nørsett & Wanner, Solving ODEs I, §II.4: with the controller's norm ||.|| (wrms scaled

@@ -153,6 +153,34 @@ class Solver {
     t_reached = t_out;
     return advance(t_out, y_out);
   }
+  /// Whether the host drives this solver one step at a time (step(), interpolate(); ABI 2.7).
+  bool one_step() const noexcept {
+#if LIESIM_ABI_MINOR >= 7
+    return LIESIM_HAS_MEMBER(api_, liesim_integrator_api, solver_interpolate) && api_->solver_capabilities != nullptr &&
+           api_->solver_step != nullptr && api_->solver_interpolate != nullptr &&
+           (api_->solver_capabilities(s_) & LIESIM_SOLVER_ONE_STEP) != 0;
+#else
+    return false;
+#endif
+  }
+  /// One step of the size the solver chooses, to (t_new, y_new). Needs one_step().
+  Status step(double& t_new, Vec y_new) noexcept {
+#if LIESIM_ABI_MINOR >= 7
+    return to_status(api_->solver_step(s_, &t_new, y_new.data()));
+#else
+    (void)t_new, (void)y_new;
+    return Status::fatal;
+#endif
+  }
+  /// The state at t inside the last step. Needs one_step().
+  Status interpolate(double t, Vec y) noexcept {
+#if LIESIM_ABI_MINOR >= 7
+    return to_status(api_->solver_interpolate(s_, t, y.data()));
+#else
+    (void)t, (void)y;
+    return Status::fatal;
+#endif
+  }
   /// Have `report(context, t, h, y)` called after every internal step the solver accepts; false
   /// where the plugin cannot report steps (ABI < 2.2).
   bool on_step(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {

@@ -38,7 +38,8 @@ extern "C" {
  * kind and scale of each invariant (which ones the exact flow conserves or dissipates: the host
  * ends a run whose checked invariant grows past its bound as diverged); 2.6: dense output of a
  * kernel-driven stepper (the state inside its last step, for output at requested times and events);
- * 2.7: events located by a self-controlled solver's own root finding (SUNDIALS' CVodeRootInit, ...). */
+ * 2.7: events located by a self-controlled solver's own root finding (SUNDIALS' CVodeRootInit, ...),
+ * and solvers whose dynamics choose their steps driven one step at a time by the host. */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
@@ -326,6 +327,9 @@ typedef struct liesim_solver liesim_solver;   /* opaque */
 #define LIESIM_ERROR_EMBEDDING 1 /* err has n entries: difference of two points of R^n */
 #define LIESIM_ERROR_ALGEBRA 2   /* err has d entries: difference of two Lie algebra increments */
 
+/* What a solver can do (ABI 2.7, solver_capabilities). */
+#define LIESIM_SOLVER_ONE_STEP 1u /* solver_step / solver_interpolate: the host drives its steps */
+
 /* Statistics a solver adds to the run's (counters are kept separately). */
 typedef struct liesim_solver_stats {
   int64_t steps;
@@ -401,6 +405,16 @@ typedef struct liesim_integrator_api {
   /* solver_advance that stops at the first event located before t_out: the state there in y_out,
    * its time in *t_reached (t_out when no event), found[k] = 1 for each event k located there, else 0. */
   liesim_status (*solver_advance_events)(liesim_solver* s, double t_out, double* y_out, double* t_reached, int32_t* found);
+  /* ---- ABI 2.7: solvers stepped by the host ----
+   * LIESIM_SOLVER_* flags of this solver (after solver_init). With LIESIM_SOLVER_ONE_STEP (a solver
+   * whose own dynamics choose its steps, e.g. an energy-preserving variational integrator), the
+   * host drives it as it drives a stepper: solver_step takes one step from where the solver is (of
+   * the size it chooses; it may pass the run's end) to *t_new, y_new, and solver_interpolate gives
+   * the state at any t inside that last step (its ends exactly); the host then outputs at requested
+   * times and locates events on that interpolant, as for kernel-driven methods. */
+  uint32_t (*solver_capabilities)(liesim_solver* s);
+  liesim_status (*solver_step)(liesim_solver* s, double* t_new, double* y_new);
+  liesim_status (*solver_interpolate)(liesim_solver* s, double t, double* y);
 #endif
 } liesim_integrator_api;
 

@@ -193,6 +193,40 @@ void write_matched_runs(std::ostream& o, const StudySpec& study, const StudyResu
   }
 }
 
+/// The events of case `c` ([[event]] tables): where the reference locates each, and how far the
+/// runs' times lie from it (columns event:WHEN and event_error:WHEN).
+void write_events(std::ostream& o, const StudySpec& study, const StudyResult& result, const std::string& c) {
+  const auto ref = result.references.find(c);
+  if (ref == result.references.end()) return;
+  const auto spec = std::find_if(study.cases.begin(), study.cases.end(), [&](const CaseSpec& k) { return k.name == c; });
+  for (const auto& [when, t_ref] : ref->second.event_times) {
+    const bool stops = spec != study.cases.end() && std::count(spec->stop_when.begin(), spec->stop_when.end(), when) > 0;
+    std::size_t runs = 0, located = 0;
+    const RunRecord* best = nullptr;
+    const RunRecord* worst = nullptr;
+    for (const auto& r : result.records) {
+      if (r.case_name != c || r.status != "ok") continue;
+      ++runs;
+      const auto e = r.event_error.find(when);
+      if (e == r.event_error.end()) continue;
+      ++located;
+      if (!best || e->second < best->event_error.at(when)) best = &r;
+      if (!worst || e->second > worst->event_error.at(when)) worst = &r;
+    }
+    const auto label = [](const RunRecord* r) {
+      return fmt::format("{}, {}", r->integrator, r->step > 0 ? fmt::format("h = {:.6g}", r->step) : fmt::format("tol = {:.3g}", r->tolerance));
+    };
+    o << fmt::format("Event `{}`{}: the reference locates it at t = {:.15g} (within {:.1e} of the loosened reference's time); {} of "
+                     "the {} finished runs locate it{} (columns `event:{}`, `event_error:{}` of results.csv).\n\n",
+                     when, stops ? " (it ends every run and the reference: the error at T is the distance of the states at the event)" : "",
+                     t_ref, ref->second.event_accuracy, located, runs,
+                     best ? fmt::format(", their times {:.1e} ({}) to {:.1e} ({}) from the reference's", best->event_error.at(when),
+                                        label(best), worst->event_error.at(when), label(worst))
+                          : std::string(),
+                     when, when);
+  }
+}
+
 }  // namespace
 
 void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note) {
@@ -239,6 +273,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
                                  : fmt::format("{} of the {} runs have a maximum error within 10x of it: their trajectory errors are "
                                                "bounded by the reference's, not measured (tighten the [reference])", near, points));
     }
+    write_events(o, study, result, c);
     o << "| method | step / tol | status | error at T |" << (along ? " max error over the outputs | RMS error |" : "")
       << " steps | rejected | f + F evals | exps | energy drift | max drift of the other invariants | wall time [s] |\n";
     o << "|---|---|---|---|" << (along ? "---|---|" : "") << "---|---|---|---|---|---|---|\n";

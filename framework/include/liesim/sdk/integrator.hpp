@@ -80,6 +80,20 @@ class Solver {
     return advance(t_out, y_out);
   }
 
+  /// Whether the host may drive this solver one step at a time (step() and interpolate(); ABI 2.7).
+  virtual bool one_step() const noexcept { return false; }
+  /// One step from where the solver is, of the size it chooses (it may pass the run's end), to
+  /// (t_new, y_new). Only where one_step().
+  virtual Status step(double& t_new, Vec y_new) noexcept {
+    (void)t_new, (void)y_new;
+    return Status::fatal;
+  }
+  /// The state at t inside the last step (its ends exactly). Only where one_step().
+  virtual Status interpolate(double t, Vec y) noexcept {
+    (void)t, (void)y;
+    return Status::fatal;
+  }
+
   /// Where report_step() sends each accepted internal step (set by the adapter; nullptr: nowhere).
   void set_step_report(void (*report)(void* context, double t, double h, const double* y), void* context) noexcept {
     report_ = report;
@@ -96,6 +110,34 @@ class Solver {
  private:
   void (*report_)(void*, double, double, const double*) = nullptr;
   void* report_context_ = nullptr;
+};
+
+/// A solver whose own dynamics choose its steps (e.g. an energy-preserving variational integrator):
+/// it implements step() and interpolate(), and the host drives it one step at a time (output at
+/// requested times and events on its interpolant, as for a kernel-driven stepper). advance(), for
+/// hosts older than ABI 2.7, is made of the same two calls.
+class SteppingSolver : public Solver {
+ public:
+  bool one_step() const noexcept final { return true; }
+  Status step(double& t_new, Vec y_new) noexcept override = 0;
+  Status interpolate(double t, Vec y) noexcept override = 0;
+  Status advance(double t_out, Vec y_out) noexcept final {
+    while (now_ < t_out) {
+      double t_new = now_;
+      const Status s = step(t_new, y_out);
+      if (s != Status::ok) return s;
+      report_step(t_new, t_new - now_, y_out);
+      now_ = t_new;
+    }
+    return interpolate(t_out, y_out);
+  }
+
+ protected:
+  /// Where the solver starts (its init calls this).
+  void start_at(double t0) noexcept { now_ = t0; }
+
+ private:
+  double now_ = 0.0;
 };
 
 /// The plugin-side factory of a family of methods (e.g. all table-driven Lie group methods).

@@ -155,6 +155,19 @@ struct IntegratorFunctions {
     if (st != Status::ok) log_solver_failure(s);
     return to_c(st);
   }
+  static uint32_t solver_capabilities(liesim_solver* p) noexcept { return solver(p)->solver->one_step() ? LIESIM_SOLVER_ONE_STEP : 0u; }
+  static liesim_status solver_step(liesim_solver* p, double* t_new, double* y_new) noexcept {
+    SolverInstance* s = solver(p);
+    const Status st = s->solver->step(*t_new, out(y_new, s->n));
+    if (st != Status::ok) log_solver_failure(s);
+    return to_c(st);
+  }
+  static liesim_status solver_interpolate(liesim_solver* p, double t, double* y) noexcept {
+    SolverInstance* s = solver(p);
+    const Status st = s->solver->interpolate(t, out(y, s->n));
+    if (st != Status::ok) log_solver_failure(s);
+    return to_c(st);
+  }
 #endif
 
   /// The integrator table without the create functions (each family adds its own).
@@ -180,6 +193,9 @@ struct IntegratorFunctions {
 #if LIESIM_ABI_MINOR >= 7
     t.solver_set_events = &solver_set_events;
     t.solver_advance_events = &solver_advance_events;
+    t.solver_capabilities = &solver_capabilities;
+    t.solver_step = &solver_step;
+    t.solver_interpolate = &solver_interpolate;
 #endif
     return t;
   }
