@@ -199,6 +199,13 @@ struct RunState {
     result.stats.output_evals += (after.f_evals - before.f_evals) + (after.F_evals - before.F_evals);
     model.counters() = before;
   }
+  /// End the run at a terminal event's state (t, y): the run's result, its last output, checked.
+  void stop_at_event(double t, ConstVec y, Observer& observer) {
+    result.y = y;
+    result.t = t;
+    observer.on_output(t, result.y);
+    check_invariants(t, result.y, true);
+  }
   void accept(double h) {
     Stats& s = result.stats;
     s.h_min_used = s.steps == 0 ? h : std::min(s.h_min_used, h);
@@ -291,11 +298,8 @@ struct DenseOutput {
   if (!stop) return false;
   const EventHit& hit = run.result.events.back();
   if (output.active()) output.emit(run, dense, who, observer, t, h, t_new, y_new, hit.t);
-  run.result.y = hit.y;
-  run.result.t = hit.t;
   run.accept(hit.t - t);
-  observer.on_output(hit.t, hit.y);
-  run.check_invariants(hit.t, run.result.y, true);
+  run.stop_at_event(hit.t, hit.y, observer);
   return true;
 }
 
@@ -315,10 +319,7 @@ struct DenseOutput {
       stop = stop || spec.events[k].terminal;
     }
     if (stop) {
-      run.result.y = y_out;
-      run.result.t = t_reached;
-      observer.on_output(t_reached, y_out);
-      run.check_invariants(t_reached, run.result.y, true);
+      run.stop_at_event(t_reached, y_out, observer);
       return true;
     }
     if (t_reached >= t_out) return false;
@@ -360,7 +361,7 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
   const bool dense_output = dense.active();  // (hoisted: the step loops test it once per step)
   EventLocator events(spec.events, model);
   const bool events_on = events.active();
-  if (events_on && events.begin(t, y) != Status::ok) throw Error(fmt::format("the model's observables at t0 = {} failed: {}", t, model.last_error()));
+  if (events_on) events.begin(t, y);
   const std::string who = fmt::format("method '{}'", method.name);  // (in messages)
   // Events and requested outputs inside the accepted step from (t, y) with size h to (t_new,
   // y_new), on the stepper's dense output; true when a terminal event ended the run.
@@ -500,7 +501,7 @@ RunResult integrate_steps(RunState& run, Solver& solver, const RunSpec& spec, Ev
   double& t = run.result.t;
   Eigen::VectorXd& y = run.result.y;
   const bool events_on = events.active();
-  if (events_on && events.begin(t, y) != Status::ok) throw Error(fmt::format("the model's observables at t0 = {} failed: {}", t, model.last_error()));
+  if (events_on) events.begin(t, y);
   const std::vector<double> times =
       spec.output_times.empty() ? equal_output_times(spec.t0, T, std::max(1, spec.solver_outputs)) : spec.output_times;
   DenseOutput output(times, spec.t0, n);
@@ -559,9 +560,10 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   RunState run(model, y0, spec.t0, spec.divergence);
   if (solver.init(model, spec.t0, y0, tol, init_error) != Status::ok) throw Error(init_error);
   EventLocator events(spec.events, model);
-  if (solver.one_step()) return integrate_steps(run, solver, spec, events, observer, method.empty() ? "the solver" : fmt::format("method '{}'", method));
+  const std::string who = method.empty() ? "the solver" : fmt::format("method '{}'", method);  // (in messages)
+  if (solver.one_step()) return integrate_steps(run, solver, spec, events, observer, who);
   // Events: located by the solver's own root finding (SUNDIALS: CVodeRootInit, ...).
-  if (events.active()) set_solver_events(solver, events, method.empty() ? "this self-controlled solver" : fmt::format("'{}'", method));
+  if (events.active()) set_solver_events(solver, events, who);
   std::vector<int32_t> found(spec.events.size(), 0);
   // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
   // steps with their diagnostics, and become the run's last good state.

@@ -26,17 +26,14 @@ EventSpec parse_event(const std::string& text, const Model& model, bool terminal
   return e;
 }
 
-std::string solver_events_refusal(const std::string& event, const std::string& method, const std::string& why) {
-  return fmt::format("method {} cannot locate the event '{}': {}; choose a kernel-driven method (e.g. rkmk45, dopri45: events on "
-                     "its dense output) or a SUNDIALS solver (cvode_bdf, arkode_erk, ida: its own root finding)", method, event, why);
-}
-
-void set_solver_events(Solver& solver, EventLocator& events, const std::string& method) {
+void set_solver_events(Solver& solver, EventLocator& events, const std::string& who) {
   if (solver.one_step()) return;  // the host steps it and locates the events on its interpolant
   std::string why;
   const auto count = static_cast<int32_t>(events.directions().size());
   if (solver.set_events(count, events.directions().data(), &EventLocator::g, &events, why) != Status::ok)
-    throw Error(solver_events_refusal(events.first_text(), method, why));
+    throw Error(fmt::format("{} cannot locate the event '{}': {}; choose a kernel-driven method (e.g. rkmk45, dopri45: events on "
+                            "its dense output) or a SUNDIALS solver (cvode_bdf, arkode_erk, ida: its own root finding)",
+                            who, events.first_text(), why));
 }
 
 EventLocator::EventLocator(const std::vector<EventSpec>& events, Model& model)
@@ -72,7 +69,10 @@ Status EventLocator::evaluate_one(std::size_t k, double t, ConstVec y, double& g
   return Status::ok;
 }
 
-Status EventLocator::begin(double t0, ConstVec y0) noexcept { return evaluate(t0, y0, g0_); }
+void EventLocator::begin(double t0, ConstVec y0) {
+  if (evaluate(t0, y0, g0_) != Status::ok)
+    throw Error(fmt::format("the model's observables at t0 = {} failed: {}", t0, model_.last_error()));
+}
 
 Status EventLocator::scan(StepInterpolant& dense, double t, double h, double t_new, ConstVec y_new, std::vector<EventHit>& hits, bool& stop,
                           std::string& error) {

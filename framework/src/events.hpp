@@ -27,8 +27,8 @@ class EventLocator {
   /// Events of `spec` on `model` (none: inactive, no cost per step).
   EventLocator(const std::vector<EventSpec>& events, Model& model);
   bool active() const noexcept { return !events_.empty(); }
-  /// g at the run's start.
-  Status begin(double t0, ConstVec y0) noexcept;
+  /// g at the run's start; throws liesim::Error if the model's observables fail there.
+  void begin(double t0, ConstVec y0);
   /// For a solver's own root finding (Solver::set_events): each event's direction (+1 rising, -1
   /// falling), and g of every event at (t, y) through a C callback (`self`: this locator; 0 ok).
   const std::vector<int32_t>& directions() const noexcept { return directions_; }
@@ -60,8 +60,9 @@ class EventLocator {
   bool observables_needed_ = false;
 };
 
-/// Hand `events` to a solver's own root finding (Solver::set_events); throws liesim::Error with the
-/// refusal (solver_events_refusal, naming `method`) if it cannot locate them.
-void set_solver_events(Solver& solver, EventLocator& events, const std::string& method);
+/// Hand `events` to a solver's own root finding (Solver::set_events; nothing for a solver the host
+/// steps); throws liesim::Error naming the solver (`who`, e.g. "method 'x'") and the methods that
+/// locate events if it cannot.
+void set_solver_events(Solver& solver, EventLocator& events, const std::string& who);
 
 }  // namespace liesim

@@ -100,7 +100,7 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
     if (solver && solver->init(*p.model, p.spec.t0, p.y0, tol, refused) == Status::ok) {
       refused.clear();
       EventLocator events(p.spec.events, *p.model);  // (refused before any run, as bad settings are)
-      if (events.active()) set_solver_events(*solver, events, fmt::format("'{}'", r.method));
+      if (events.active()) set_solver_events(*solver, events, fmt::format("method '{}'", r.method));
     } else if (refused.empty()) {
       refused = "the solver refused the model";
     }

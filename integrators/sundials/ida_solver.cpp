@@ -207,7 +207,7 @@ bool IdaSolver::init_roots(std::string& error) noexcept {
 int IdaSolver::root(double t, N_Vector x, N_Vector xdot, double* g, void* self) noexcept {
   auto* s = static_cast<IdaSolver*>(self);
   s->dae_->to_state(cview(x), cview(xdot), s->root_state_);
-  return s->events_.g(s->events_.context, t, s->root_state_.data(), g) == 0 ? 0 : -1;
+  return s->events_at(t, s->root_state_.data(), g);
 }
 
 Status IdaSolver::advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept {

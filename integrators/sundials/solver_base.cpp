@@ -135,8 +135,7 @@ Status SolverBase::set_events(const sdk::EventFunctions& events, std::string& er
 }
 
 int SolverBase::root(double t, N_Vector y, double* g, void* self) noexcept {
-  const auto* s = static_cast<SolverBase*>(self);
-  return s->events_.g(s->events_.context, t, cview(y).data(), g) == 0 ? 0 : -1;
+  return static_cast<const SolverBase*>(self)->events_at(t, cview(y).data(), g);
 }
 
 void SolverBase::on_message(int code, const char* module, const char* function, char* msg, void* self) noexcept {

@@ -77,6 +77,8 @@ class SolverBase : public sdk::Solver {
   }
   /// Root function for SUNDIALS (CVRootFn, ARKRootFn): g = the events' functions at (t, y).
   static int root(double t, N_Vector y, double* g, void* self) noexcept;
+  /// The events' functions at the model state y (0 ok, -1 failed: SUNDIALS' root function convention).
+  int events_at(double t, const double* y, double* g) const noexcept { return events_.g(events_.context, t, y, g) == 0 ? 0 : -1; }
 
   /// The SUNDIALS name of a return flag (CV_..., ARK_...).
   virtual std::string flag_name(int flag) const = 0;

@@ -125,9 +125,6 @@ std::vector<double> output_grid(double t0, double t_end, double dt);
 EventSpec parse_event(const std::string& text, const Model& model, bool terminal);
 /// Its syntax alone (name, direction, value; no model at hand: the indices stay -1).
 EventSpec parse_event_text(const std::string& text, bool terminal);
-/// Why a self-controlled solver (`method`, as the message names it) refuses the event `event`
-/// (`why`: its own reason), and what to choose instead.
-std::string solver_events_refusal(const std::string& event, const std::string& method, const std::string& why);
 /// Check spec.output_times: finite, increasing, inside [t0, t_end]; throws liesim::Error naming the
 /// first bad time and the fix.
 void check_output_times(const RunSpec& spec);

@@ -184,8 +184,8 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
 }
 
 /// An [[event]] table: `when = "NAME<VALUE"` (or '>'), `stop` (end the runs there; default false:
-/// record), `cases` (default all); added to the cases it selects (after their sweeps).
-void add_event(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases) {
+/// record), `cases` (default all); added to the cases it selects (after their sweeps). Returns `stop`.
+bool add_event(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases) {
   check_keys(w, t, "[[event]]", {"when", "stop", "cases"});
   const int line = static_cast<int>(t.source().begin.line);
   if (!t.contains("when")) w.fail(line, "[[event]] needs 'when', e.g. when = \"q<0\" (a state column or an observable falling below a value)");
@@ -213,6 +213,7 @@ void add_event(const Where& w, const toml::table& t, std::vector<CaseSpec>& case
         w.fail(line, fmt::format("[[event]] '{}' is given twice for case '{}'", when, c.name));
     (stop ? c.stop_when : c.events).push_back(when);
   }
+  return stop;
 }
 
 /// Expand a case with `sweep = { KEY = [v1, v2], ... }` into the Cartesian product of values.
@@ -395,9 +396,8 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
       if (!names_case(s.cases, name)) w.fail(f.line, fmt::format("[[figure]] '{}' names unknown case '{}'", f.name, name));
   if (const auto* e = root.get("event")) {
     for (auto&& t : table_array(w, *e, "event")) {
-      add_event(w, *t.as_table(), s.cases);
       // A terminal event ends the reference where it ends the runs; the exact solution knows no event.
-      if (s.reference.integrator == "exact" && t.as_table()->contains("stop") && t.as_table()->get("stop")->value_or(false))
+      if (add_event(w, *t.as_table(), s.cases) && s.reference.integrator == "exact")
         w.fail(t, "[[event]] with stop = true needs an integrator reference (it ends the reference at the event too; the exact "
                   "solution is evaluated at t_end): give [reference] an integrator, or record the event (stop = false)");
     }
