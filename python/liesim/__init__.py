@@ -76,7 +76,9 @@ def _installed_root():
     """(plugin folder, liesim executable) of this build tree or installation."""
     # Build tree: build/python/liesim -> build/lib/liesim/plugins, build/bin/liesim.
     # Installed: PREFIX/lib/python3/dist-packages/liesim -> PREFIX/lib/liesim/plugins, PREFIX/bin/liesim.
-    for root, lib in ((os.path.join(_HERE, "..", ".."), "lib"), (os.path.join(_HERE, "..", "..", "..", ".."), "lib")):
+    # A wheel (pip install .): the package is its own prefix, liesim/lib/liesim/plugins, liesim/bin/liesim.
+    for root, lib in ((_HERE, "lib"), (os.path.join(_HERE, "..", ".."), "lib"),
+                      (os.path.join(_HERE, "..", "..", "..", ".."), "lib")):
         plugins = os.path.normpath(os.path.join(root, lib, "liesim", "plugins"))
         if os.path.isdir(plugins):
             return plugins, os.path.normpath(os.path.join(root, "bin", "liesim"))
