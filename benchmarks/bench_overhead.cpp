@@ -27,11 +27,17 @@ constexpr double h = 1e-3;
 /// Steps per benchmark iteration: about 1e5 link-steps, at least 10 steps.
 int steps_for(int n) { return std::max(10, 100000 / (n * 10)); }
 
-void fused_loop(benchmark::State& state, bool lie) {
+/// One of fused_loops.hpp's loops: fused::rk4, fused::rk4_lean or fused::rkmk4.
+void fused_loop(benchmark::State& state, void (*loop)(const liesim::pendulum_chain::Chain&, Eigen::VectorXd&, double, int)) {
   const int n = static_cast<int>(state.range(0)), steps = steps_for(n);
   const auto chain = fused::unit_chain(n);
   const Eigen::VectorXd y0 = fused::chain_state(n);
-  for (auto _ : state) benchmark::DoNotOptimize(lie ? fused::rkmk4(chain, y0, h, steps) : fused::rk4(chain, y0, h, steps));
+  Eigen::VectorXd y(y0.size());
+  for (auto _ : state) {
+    y = y0;
+    loop(chain, y, h, steps);
+    benchmark::DoNotOptimize(y[0]);
+  }
   state.counters["steps"] = benchmark::Counter(static_cast<double>(steps) * static_cast<double>(state.iterations()),
                                                benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
@@ -59,9 +65,10 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(fused_loop, rk4, false)->Apply(sizes);
+BENCHMARK_CAPTURE(fused_loop, rk4, &fused::rk4)->Apply(sizes);
+BENCHMARK_CAPTURE(fused_loop, rk4_lean, &fused::rk4_lean)->Apply(sizes);
 BENCHMARK_CAPTURE(framework, rk4, "rk4")->Apply(sizes);
-BENCHMARK_CAPTURE(fused_loop, rkmk4, true)->Apply(sizes);
+BENCHMARK_CAPTURE(fused_loop, rkmk4, &fused::rkmk4)->Apply(sizes);
 BENCHMARK_CAPTURE(framework, rkmk4, "rkmk4")->Apply(sizes);
 
 BENCHMARK_MAIN();

@@ -1,6 +1,8 @@
 // Explicit Runge–Kutta step in embedding coordinates.
 #include "erk_stepper.hpp"
 
+#include <liesim/sdk/stage_sum.hpp>
+
 namespace liesim::classical_rk {
 
 ErkStepper::ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedded_solution)
@@ -11,6 +13,7 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
     model_ = &model;
     // Without an error estimate, only the stages the update uses.
     used_stages_ = adaptive_ ? tab_.stages : stages_needed(tab_, embedded_solution_ ? tab_.b_hat : tab_.b);
+    for (int i = 0; i < tab_.stages; ++i) error_weights_[i] = tab_.b[i] - tab_.b_hat[i];
     K_.setZero(model.size(), tab_.stages);
     Y_.setZero(model.size());
     return Status::ok;
@@ -21,9 +24,7 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
 }
 
 [[gnu::always_inline]] inline Status ErkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
-  Y_ = y;
-  for (int j = 0; j < i; ++j)
-    if (tab_.A[i][j] != 0.0) Y_.noalias() += (h * tab_.A[i][j]) * K_.col(j);
+  sdk::stage_sum(Y_, y, K_, tab_.A[i], i, h);
   return model_->vector_field(t + tab_.c[i] * h, Y_, K_.col(i));
 }
 
@@ -35,14 +36,8 @@ Status ErkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noex
   }
   computed_stages_ = used_stages_;
   const double* w = embedded_solution_ ? tab_.b_hat : tab_.b;
-  y_new = y;
-  for (int i = 0; i < used_stages_; ++i)
-    if (w[i] != 0.0) y_new.noalias() += (h * w[i]) * K_.col(i);
-  if (adaptive_) {
-    err.setZero();
-    for (int i = 0; i < tab_.stages; ++i)
-      if (tab_.b[i] != tab_.b_hat[i]) err.noalias() += (h * (tab_.b[i] - tab_.b_hat[i])) * K_.col(i);
-  }
+  sdk::stage_sum(y_new, y, K_, w, used_stages_, h);
+  if (adaptive_) sdk::stage_sum(err, K_, error_weights_, tab_.stages, h);
   return Status::ok;
 }
 
@@ -53,11 +48,9 @@ Status ErkStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, d
     const Status s = stage(computed_stages_, t, h, y);
     if (s != Status::ok) return s;
   }
-  out = y;
-  for (int i = 0; i < tab_.stages; ++i) {
-    const double w = dense_->weight(i, theta);
-    if (w != 0.0) out.noalias() += (h * w) * K_.col(i);
-  }
+  double w[max_stages];
+  for (int i = 0; i < tab_.stages; ++i) w[i] = dense_->weight(i, theta);
+  sdk::stage_sum(out, y, K_, w, tab_.stages, h);
   return Status::ok;
 }
 

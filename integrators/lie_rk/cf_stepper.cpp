@@ -1,6 +1,8 @@
 // Commutator-free step: each stage point is a product of exponentials acting on y_n.
 #include "cf_stepper.hpp"
 
+#include <liesim/sdk/stage_sum.hpp>
+
 namespace liesim::lie_rk {
 
 CommutatorFreeStepper::CommutatorFreeStepper(const CommutatorFreeScheme& scheme, bool adaptive, bool embedded_solution)
@@ -49,9 +51,7 @@ Status CommutatorFreeStepper::apply(const ExponentialProduct& p, int start_stage
   if (start_stage >= 0) a_ = Y_.col(start_stage);
   else a_ = y;
   for (int j = skip; j < p.count; ++j) {
-    xi_.setZero();
-    for (int k = 0; k < scheme_.stages; ++k)
-      if (p.alpha[j][k] != 0.0) xi_.noalias() += (h * p.alpha[j][k]) * F_.col(k);
+    sdk::stage_sum(xi_, F_, p.alpha[j], scheme_.stages, h);
     const Status s = space.act_exp(xi_, a_, b_);
     if (s != Status::ok) return s;
     a_.swap(b_);

@@ -2,6 +2,7 @@
 #include "rkmk_stepper.hpp"
 
 #include <liesim/lie/bernoulli.hpp>
+#include <liesim/sdk/stage_sum.hpp>
 
 #include <algorithm>
 
@@ -72,13 +73,9 @@ void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
 [[gnu::always_inline]] inline Status RkmkStepper::stage(int i, double t, double h, ConstVec y, const HomogeneousSpace& space) noexcept {
   const ButcherTableau& tab = *scheme_.tableau;
   Status s = Status::ok;
-  u_.setZero();
+  sdk::stage_sum(u_, K_, tab.A[i], i, h);
   bool moved = false;
-  for (int j = 0; j < i; ++j)
-    if (tab.A[i][j] != 0.0) {
-      u_.noalias() += (h * tab.A[i][j]) * K_.col(j);
-      moved = true;
-    }
+  for (int j = 0; j < i; ++j) moved = moved || tab.A[i][j] != 0.0;
   if (!scheme_.commutators.empty()) add_commutators(i, h, u_);
   if (!moved)  // u_i = 0: Y_i = y_n and dexpinv_0 = identity.
     return model_->generator(t + tab.c[i] * h, y, K_.col(i));
@@ -96,12 +93,8 @@ Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noe
     if (s != Status::ok) return s;
   }
   computed_stages_ = used_stages_;
-  sigma_.setZero();
-  sigma_hat_.setZero();
-  for (int i = 0; i < used_stages_; ++i) {
-    if (tab.b[i] != 0.0) sigma_.noalias() += (h * tab.b[i]) * K_.col(i);
-    if (tab.b_hat[i] != 0.0) sigma_hat_.noalias() += (h * tab.b_hat[i]) * K_.col(i);
-  }
+  sdk::stage_sum(sigma_, K_, tab.b, used_stages_, h);
+  if (adaptive_ || embedded_solution_) sdk::stage_sum(sigma_hat_, K_, tab.b_hat, used_stages_, h);
   if (!scheme_.commutators.empty()) add_commutators(tab.stages, h, sigma_);
   if (adaptive_) err = sigma_ - sigma_hat_;
   return space.act_exp(embedded_solution_ ? sigma_hat_ : sigma_, y, y_new);
@@ -114,11 +107,9 @@ Status RkmkStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, 
     const Status s = stage(computed_stages_, t, h, y, model_->space());
     if (s != Status::ok) return s;
   }
-  sigma_.setZero();
-  for (int i = 0; i < scheme_.tableau->stages; ++i) {
-    const double w = dense_->weight(i, theta);
-    if (w != 0.0) sigma_.noalias() += (h * w) * K_.col(i);
-  }
+  double w[max_stages];
+  for (int i = 0; i < scheme_.tableau->stages; ++i) w[i] = dense_->weight(i, theta);
+  sdk::stage_sum(sigma_, K_, w, scheme_.tableau->stages, h);
   return model_->space().act_exp(sigma_, y, out);
 }
 
