@@ -13,7 +13,11 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
     model_ = &model;
     // Without an error estimate, only the stages the update uses.
     used_stages_ = adaptive_ ? tab_.stages : stages_needed(tab_, embedded_solution_ ? tab_.b_hat : tab_.b);
-    for (int i = 0; i < tab_.stages; ++i) error_weights_[i] = tab_.b[i] - tab_.b_hat[i];
+    for (int i = 0; i < tab_.stages; ++i) {
+      error_weights_[i] = tab_.b[i] - tab_.b_hat[i];
+      moves_[i] = false;
+      for (int j = 0; j < i; ++j) moves_[i] = moves_[i] || tab_.A[i][j] != 0.0;
+    }
     K_.setZero(model.size(), tab_.stages);
     Y_.setZero(model.size());
     return Status::ok;
@@ -24,6 +28,7 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
 }
 
 [[gnu::always_inline]] inline Status ErkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
+  if (!moves_[i]) return model_->vector_field(t + tab_.c[i] * h, y, K_.col(i));  // Y_i = y_n: no copy
   sdk::stage_sum(Y_, y, K_, tab_.A[i], i, h);
   return model_->vector_field(t + tab_.c[i] * h, Y_, K_.col(i));
 }

@@ -28,6 +28,7 @@ class ErkStepper final : public sdk::Stepper {
   bool embedded_solution_;
   int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)
   double error_weights_[max_stages] = {};  ///< b - b_hat: the error estimate's weights
+  bool moves_[max_stages] = {};            ///< stage i has a non-zero A[i][j] (else Y_i = y_n)
   Model* model_ = nullptr;
   Eigen::MatrixXd K_;  // n x s
   Eigen::VectorXd Y_;
