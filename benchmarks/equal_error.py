@@ -4,14 +4,15 @@ and of 1e-10, on the N-fold pendulum (N = 2, 8, 32) and the heavy top, and the f
 
     python3 benchmarks/equal_error.py [BUILD_DIR] [--out DIR] [--jobs 1] [--quick] [--markdown FILE]
 
-It is a study (`liesim study`, the file written to DIR/study.toml): one case per system, every
+It is a study (`liesim study`, its file written to DIR.toml and copied by the study into DIR): one case per system, every
 explicit method of the classical and Lie group families at fixed steps (n = t_end/h doubling) or
 tolerances (rtol = atol = 10^-k), the implicit order-4 collocation methods and three SUNDIALS
 solvers; the reference is rkmk87 at rtol = atol = 1e-14 (its accuracy, estimated by the study
 against a looser reference, is printed and must lie 100x below the smaller target). Each run is
 timed by the study: the CPU time of the integrating thread, the median of repeated runs filling at
 least 20 ms (so the figures do not depend on the machine's load as wall time would). The error is
-the study's error_final (Euclidean, in the embedding, at t_end).
+the study's error_final (Euclidean, in the embedding, at t_end) relative to max(1, |y(T)|) (the heavy
+top's state is about 100 in size).
 
 For each case and target, a method's cost is its CPU time interpolated log-log in the error
 between the two runs of its sweep that bracket the target (the first crossing from the coarse
@@ -87,11 +88,11 @@ def study_text(ns, quick):
     return "\n".join(lines)
 
 
-def cost_at(runs, target):
-    """CPU time at the target error, log-log between the bracketing runs (coarse to fine)."""
+def at_target(runs, target, key):
+    """runs[key] (CPU time, steps) at the target error, log-log between the bracketing runs (coarse to fine)."""
     prev = None
     for r in runs:
-        e, c = r["error"], r["cpu"]
+        e, c = r["error"], r[key]
         if e <= target:
             if prev is None:
                 return c, "at the coarsest run"
@@ -106,41 +107,46 @@ def cost_at(runs, target):
 
 def analyse(results_csv, reference_dir):
     rows = [r for r in csv.DictReader(open(results_csv))]
+    references = {c: json.load(open(os.path.join(reference_dir, c + ".json"))) for c in {r["case"] for r in rows}}
+    # Errors relative to max(1, |y(T)|): the heavy top's state is ~100 in size, the pendulum's ~sqrt(2N).
+    scale = {c: max(1.0, math.sqrt(sum(x * x for x in ref["final_state"]))) for c, ref in references.items()}
     groups = {}
     for r in rows:
         if r["status"] != "ok" or not r["error_final"]:
             continue
         key = (r["case"], r["integrator"])
         fine = float(r["tolerance"]) if float(r["tolerance"] or 0) > 0 else float(r["step"])
-        groups.setdefault(key, []).append({"fine": fine, "error": float(r["error_final"]), "cpu": float(r["cpu_time_s"]),
+        groups.setdefault(key, []).append({"fine": fine, "error": float(r["error_final"]) / scale[r["case"]],
+                                           "cpu": float(r["cpu_time_s"]), "steps": float(r["steps"]),
                                            "lie": r["lie_group"] == "1", "family": r["family"]})
     failed = sorted({(r["case"], r["integrator"]) for r in rows if r["status"] != "ok"})
     out = []
     for case in sorted({k[0] for k in groups}, key=lambda c: (c.startswith("heavy"), len(c), c)):
-        ref = json.load(open(os.path.join(reference_dir, case + ".json")))
-        accuracy = ref.get("accuracy", ref.get("reference_accuracy"))
+        accuracy = references[case].get("accuracy")
         out.append(f"\n### {case}\n")
-        out.append(f"Reference: rkmk87, rtol = atol = 1e-14; its estimated accuracy {accuracy}.\n")
+        out.append(f"Reference: rkmk87, rtol = atol = 1e-14; |y(T)| = {scale[case]:.3g}; its estimated accuracy "
+                   f"{accuracy:.1e} absolute, {accuracy / scale[case]:.1e} relative.\n")
         for target in TARGETS:
             reached, missed = [], []
             for (c, method), runs in groups.items():
                 if c != case:
                     continue
                 runs.sort(key=lambda r: -r["fine"])  # coarse first
-                cost, note = cost_at(runs, target)
-                (reached if cost is not None else missed).append((method, runs[0]["family"], runs[0]["lie"], cost, note))
+                cost, note = at_target(runs, target, "cpu")
+                steps, _ = at_target(runs, target, "steps")
+                (reached if cost is not None else missed).append((method, runs[0]["family"], runs[0]["lie"], cost, note, steps))
             reached.sort(key=lambda m: m[3])
             classical = [m for m in reached if not m[2]]
             lie = [m for m in reached if m[2]]
             base = classical[0][3] if classical else None
-            out.append(f"\nError {target:g}: CPU time [ms] (ratio to the best classical method, "
-                       f"{classical[0][0] if classical else 'none'})\n")
-            out.append("| method | family | Lie group | CPU [ms] | / best classical |")
-            out.append("|---|---|---|---|---|")
-            for method, family, is_lie, cost, note in reached:
+            out.append(f"\nRelative error {target:g}: CPU time (ratio to the best classical method, "
+                       f"{classical[0][0] if classical else 'none'}), steps and CPU time per step\n")
+            out.append("| method | family | Lie group | CPU [ms] | / best classical | steps | CPU per step [us] |")
+            out.append("|---|---|---|---|---|---|---|")
+            for method, family, is_lie, cost, note, steps in reached:
                 ratio = f"{cost / base:.2f}" if base else ""
-                out.append(f"| {method} | {family} | {'yes' if is_lie else 'no'} | {cost * 1e3:.3g} | {ratio} |"
-                           + (f" {note}" if note else ""))
+                out.append(f"| {method} | {family} | {'yes' if is_lie else 'no'} | {cost * 1e3:.3g} | {ratio} | {steps:.0f} | "
+                           f"{cost / steps * 1e6:.3g} |" + (f" {note}" if note else ""))
             if missed:
                 out.append("\nNot reached: " + "; ".join(f"{m[0]} {m[4]}" for m in sorted(missed)))
             if lie and classical:
@@ -164,8 +170,8 @@ def main():
     args = ap.parse_args()
     out = args.out or os.path.join(args.build, "results", "equal_error")
     if not args.analyse_only:
-        os.makedirs(out, exist_ok=True)
-        study = os.path.join(out, "study-input.toml")
+        study = out.rstrip("/") + ".toml"  # beside the folder: the study writes its own copy into it
+        os.makedirs(os.path.dirname(os.path.abspath(study)), exist_ok=True)
         with open(study, "w") as f:
             f.write(study_text([int(x) for x in args.N.split(",")], args.quick))
         start = time.time()
