@@ -11,7 +11,8 @@
 # arrays, four fused passes per step: the leanest we could write; its final state must equal
 # liesim's rk4 bit for bit, checked first) and rkmk4.
 set -euo pipefail
-build=${1:-build}
+build=$(realpath "${1:-build}")
+cd "$(dirname "$0")/.."
 liesim=$build/bin/liesim
 loops=$build/bin/bench_loops
 [ -x "$loops" ] || { echo "classical_path: $loops not found (configure with -DLIESIM_BENCHMARKS=ON and build bench_loops)" >&2; exit 1; }
@@ -20,17 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 h=0.001
 
-start() {  # q0 and w0 of fused::chain_state(N)
-  python3 - "$1" <<'PY'
-import math, sys
-n = int(sys.argv[1]); q = []; w = []
-for i in range(n):
-    v = (math.sin(0.3 * i + 1), math.cos(0.7 * i), 0.5); r = math.sqrt(sum(x * x for x in v)); qi = [x / r for x in v]
-    c = (0.1, 0.2, 0.3); q += qi
-    w += [qi[1] * c[2] - qi[2] * c[1], qi[2] * c[0] - qi[0] * c[2], qi[0] * c[1] - qi[1] * c[0]]
-print("q0=" + ",".join(repr(x) for x in q), "w0=" + ",".join(repr(x) for x in w))
-PY
-}
+start() { python3 benchmarks/chain_start.py "$1"; }  # q0=... w0=... of fused::chain_state(N)
 
 ir() {  # instructions of the whole command, summed over its processes (liesim run integrates in a
         # child process of its own). Not --toggle-collect: it undercounts code inlined into the

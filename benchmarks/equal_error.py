@@ -32,6 +32,8 @@ import subprocess
 import sys
 import time
 
+from chain_start import chain_start  # benchmarks/chain_start.py, beside this file
+
 TARGETS = (1e-6, 1e-10)
 # Fixed-step methods: step counts n = n0 * 2^k up to n_max, by order (higher orders reach round-off sooner).
 FIXED = {
@@ -45,19 +47,6 @@ ADAPTIVE = ["dopri45", "verner65", "verner87", "rkmk45", "rkmk65", "rkmk87", "cf
             "cvode_bdf"]
 TOLERANCES = [10.0 ** -k for k in range(4, 15)]
 IMPLICIT = {"gauss4", "rkmk_gauss4", "cvode_bdf"}  # not in --quick
-
-
-def chain_start(n):
-    """bench_overhead's non-planar start (benchmarks/fused_loops.hpp chain_state)."""
-    q, w = [], []
-    for i in range(n):
-        v = (math.sin(0.3 * i + 1), math.cos(0.7 * i), 0.5)
-        r = math.sqrt(sum(x * x for x in v))
-        qi = [x / r for x in v]
-        c = (0.1, 0.2, 0.3)
-        q += qi
-        w += [qi[1] * c[2] - qi[2] * c[1], qi[2] * c[0] - qi[0] * c[2], qi[0] * c[1] - qi[1] * c[0]]
-    return q, w
 
 
 def toml_list(xs):

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from chain_start import chain_start  # benchmarks/chain_start.py, beside this file
+
 T = 3.0
 METHODS = [  # (label, method, options)
     ("rk4", "rk4", []),
@@ -35,17 +37,7 @@ STEPS = [25 * 2**k for k in range(10)]  # 25 ... 12800
 
 
 def start(n):
-    # The non-planar start of bench_overhead (fused_loops.hpp chain_state): q_i = normalised
-    # (sin(0.3 i + 1), cos(0.7 i), 0.5), w_i = q_i x (0.1, 0.2, 0.3).
-    q, w = [], []
-    for i in range(n):
-        v = (math.sin(0.3 * i + 1), math.cos(0.7 * i), 0.5)
-        r = math.sqrt(sum(x * x for x in v))
-        qi = [x / r for x in v]
-        c = (0.1, 0.2, 0.3)
-        wi = [qi[1] * c[2] - qi[2] * c[1], qi[2] * c[0] - qi[0] * c[2], qi[0] * c[1] - qi[1] * c[0]]
-        q += qi
-        w += wi
+    q, w = chain_start(n)
     text = lambda xs: ",".join(repr(x) for x in xs)
     return ["--param", f"N={n}", "--param", f"q0={text(q)}", "--param", f"w0={text(w)}"]
 
