@@ -23,6 +23,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Not here: test_sdk (not even built: programs built out of tree against the installed kernel
 # cannot load a sanitized one); test_sundials_leaks runs valgrind, which cannot run sanitized
 # binaries; test_deb packages the build (the ordinary build's package is the one shipped and tested);
-# test_readme_commands builds a plugin out of tree against the build, like test_sdk, and checks the
-# set-up paths, which the ordinary build covers.
-ctest --output-on-failure -j"$jobs" --timeout 1800 -E '^(test_sundials_leaks|test_deb|test_readme_commands)$'
+# test_readme_commands and test_guide_walkthrough build a plugin out of tree against the build, like
+# test_sdk, and check the set-up paths and the plugin guide, which the ordinary build covers.
+ctest --output-on-failure -j"$jobs" --timeout 1800 -E '^(test_sundials_leaks|test_deb|test_readme_commands|test_guide_walkthrough)$'
