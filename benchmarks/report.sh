@@ -115,8 +115,8 @@ $(cat "$tmp/startup")
 The CPU time each method needs to reach a relative error of 1e-6 and 1e-10 at t_end (the error
 against rkmk87 at rtol = atol = 1e-14, over max(1, |y(T)|)), on the N-fold pendulum (N = 2, 8, 32,
 non-planar start, T = 3) and the heavy top (T = 1): one study runs every explicit classical and Lie
-group method at fixed steps n = 25 2^k and at tolerances 10^-4 ... 10^-14, the implicit order-4
-collocation methods and three SUNDIALS solvers; each run's CPU time is the study's (the integrating
+group method at fixed steps n = 25 2^k and at tolerances 10^-4 ... 10^-14, and cvode_adams and
+arkode_erk (the implicit methods only with \`equal_error.py --implicit\`: minutes per run at N = 32); each run's CPU time is the study's (the integrating
 thread, the median of repetitions filling 20 ms), interpolated log-log in the error between the
 two runs that bracket the target. The steps column is interpolated the same way.
 
