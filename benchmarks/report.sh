@@ -118,7 +118,10 @@ non-planar start, T = 3) and the heavy top (T = 1): one study runs every explici
 group method at fixed steps n = 25 2^k and at tolerances 10^-4 ... 10^-14, and cvode_adams and
 arkode_erk (the implicit methods only with \`equal_error.py --implicit\`: minutes per run at N = 32); each run's CPU time is the study's (the integrating
 thread, the median of repetitions filling 20 ms), interpolated log-log in the error between the
-two runs that bracket the target. The steps column is interpolated the same way.
+two runs that bracket the target. The steps column is interpolated the same way. How to read it:
+the ratio of the best Lie group method to the best classical one splits into the ratio of their
+step counts (the order and error constants: the steps column) and of their costs per step (the
+last column: for RKMK, one action exponential and a dexpinv per stage on top of the same field).
 
 $(when equal_error)
 
@@ -143,4 +146,4 @@ $(cat "$tmp/multibody")
 EOF
 fi
 } > "$out"
-section "done: $out"
+echo "report: done: $out" >&2
