@@ -73,9 +73,7 @@ void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
 [[gnu::always_inline]] inline Status RkmkStepper::stage(int i, double t, double h, ConstVec y, const HomogeneousSpace& space) noexcept {
   const ButcherTableau& tab = *scheme_.tableau;
   Status s = Status::ok;
-  sdk::stage_sum(u_, K_, tab.A[i], i, h);
-  bool moved = false;
-  for (int j = 0; j < i; ++j) moved = moved || tab.A[i][j] != 0.0;
+  const bool moved = sdk::stage_sum(u_, K_, tab.A[i], i, h) > 0;
   if (!scheme_.commutators.empty()) add_commutators(i, h, u_);
   if (!moved)  // u_i = 0: Y_i = y_n and dexpinv_0 = identity.
     return model_->generator(t + tab.c[i] * h, y, K_.col(i));

@@ -33,65 +33,51 @@ inline StageTerms stage_terms(const double* w, int stages, double h) noexcept {
   return t;
 }
 
-/// out = out + the terms [first, first + r) of t, r <= 4, in one pass, left to right (not
-/// out += (...), which would sum the terms first and round differently).
-template <class Out, class K>
-inline void add_terms(Out& out, const K& k, const StageTerms& t, int first, int r) noexcept {
+/// out = lead + the r <= 4 terms from `first` of t, in one pass, summed left to right (lead may be
+/// out itself: out = out + w0 K0 + ..., not out += (w0 K0 + ...), which rounds differently).
+template <class Out, class Lead, class K>
+inline void assign(Out& out, const Lead& lead, const K& k, const StageTerms& t, int first, int r) noexcept {
   const int* c = t.column + first;
   const double* w = t.weight + first;
   switch (r) {
-    case 1: out = out + w[0] * k.col(c[0]); break;
-    case 2: out = out + w[0] * k.col(c[0]) + w[1] * k.col(c[1]); break;
-    case 3: out = out + w[0] * k.col(c[0]) + w[1] * k.col(c[1]) + w[2] * k.col(c[2]); break;
-    case 4: out = out + w[0] * k.col(c[0]) + w[1] * k.col(c[1]) + w[2] * k.col(c[2]) + w[3] * k.col(c[3]); break;
-    default: break;
+    case 0: out = lead; break;
+    case 1: out = lead + w[0] * k.col(c[0]); break;
+    case 2: out = lead + w[0] * k.col(c[0]) + w[1] * k.col(c[1]); break;
+    case 3: out = lead + w[0] * k.col(c[0]) + w[1] * k.col(c[1]) + w[2] * k.col(c[2]); break;
+    default: out = lead + w[0] * k.col(c[0]) + w[1] * k.col(c[1]) + w[2] * k.col(c[2]) + w[3] * k.col(c[3]); break;
   }
 }
 
+/// out = out + the terms of t from `first` on, four per pass.
 template <class Out, class K>
 inline void add_rest(Out& out, const K& k, const StageTerms& t, int first) noexcept {
-  for (int q = first; q < t.count; q += 4) add_terms(out, k, t, q, std::min(4, t.count - q));
+  for (int q = first; q < t.count; q += 4) assign(out, out, k, t, q, std::min(4, t.count - q));
 }
 
 }  // namespace detail
 
 /// out = base + h * sum_{j < stages} w[j] K.col(j), skipping zero weights; stages <= max_stages.
-/// out must not alias K; it may be base itself.
+/// out must not alias K; it may be base itself. Returns the number of terms (non-zero weights).
 template <class Out, class Base, class K>
-inline void stage_sum(Out&& out, const Base& base, const K& k, const double* w, int stages, double h) noexcept {
+inline int stage_sum(Out&& out, const Base& base, const K& k, const double* w, int stages, double h) noexcept {
   const detail::StageTerms t = detail::stage_terms(w, stages, h);
-  const int* c = t.column;
-  const double* a = t.weight;
-  // The first pass reads base with the first terms; left to right, as base + w0 K0 + w1 K1 + ...
-  switch (std::min(4, t.count)) {
-    case 0: out = base; break;
-    case 1: out = base + a[0] * k.col(c[0]); break;
-    case 2: out = base + a[0] * k.col(c[0]) + a[1] * k.col(c[1]); break;
-    case 3: out = base + a[0] * k.col(c[0]) + a[1] * k.col(c[1]) + a[2] * k.col(c[2]); break;
-    default: out = base + a[0] * k.col(c[0]) + a[1] * k.col(c[1]) + a[2] * k.col(c[2]) + a[3] * k.col(c[3]); break;
-  }
+  detail::assign(out, base, k, t, 0, std::min(4, t.count));  // base + w0 K0 + ... + w3 K3
   detail::add_rest(out, k, t, 4);
+  return t.count;
 }
 
 /// out = h * sum_{j < stages} w[j] K.col(j), skipping zero weights (zero when every weight is);
-/// stages <= max_stages. out must not alias K.
+/// stages <= max_stages. out must not alias K. Returns the number of terms (non-zero weights).
 template <class Out, class K>
-inline void stage_sum(Out&& out, const K& k, const double* w, int stages, double h) noexcept {
+inline int stage_sum(Out&& out, const K& k, const double* w, int stages, double h) noexcept {
   const detail::StageTerms t = detail::stage_terms(w, stages, h);
   if (t.count == 0) {
     out.setZero();
-    return;
+    return 0;
   }
-  const int r = std::min(4, t.count);
-  const int* c = t.column;
-  const double* a = t.weight;
-  switch (r) {
-    case 1: out.noalias() = a[0] * k.col(c[0]); break;
-    case 2: out.noalias() = a[0] * k.col(c[0]) + a[1] * k.col(c[1]); break;
-    case 3: out.noalias() = a[0] * k.col(c[0]) + a[1] * k.col(c[1]) + a[2] * k.col(c[2]); break;
-    default: out.noalias() = a[0] * k.col(c[0]) + a[1] * k.col(c[1]) + a[2] * k.col(c[2]) + a[3] * k.col(c[3]); break;
-  }
-  detail::add_rest(out, k, t, r);
+  detail::assign(out, t.weight[0] * k.col(t.column[0]), k, t, 1, std::min(3, t.count - 1));  // w0 K0 + ... + w3 K3
+  detail::add_rest(out, k, t, std::min(4, t.count));
+  return t.count;
 }
 
 }  // namespace liesim::sdk
