@@ -11,10 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 demo_packages=(build-essential cmake libboost-dev libboost-program-options-dev libeigen3-dev libfmt-dev
-               nlohmann-json3-dev libtomlplusplus-dev libtinyxml2-dev python3 python3-matplotlib file
+               nlohmann-json3-dev libtomlplusplus-dev libtinyxml2-dev python3 python3-matplotlib file libjs-three
                libsundials-cvode6 libsundials-arkode5 libsundials-ida6)
 all_packages=("${demo_packages[@]}" libsundials-dev doctest-dev valgrind clang libomp-14-dev libopenmpi-dev openmpi-bin libclang-rt-14-dev
-              python3-dev python3-numpy pybind11-dev python3-pytest python3-pandas python3-venv python3-setuptools python3-wheel dpkg-dev libbenchmark-dev libsimbody-dev)
+              python3-dev python3-numpy pybind11-dev python3-pytest python3-pandas python3-venv python3-setuptools python3-wheel dpkg-dev libbenchmark-dev libsimbody-dev
+              chromium)
 mode="${1:-all}"
 case "$mode" in
   all) packages=("${all_packages[@]}") ;;

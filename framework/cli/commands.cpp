@@ -7,6 +7,7 @@
 #include <liesim/io/output.hpp>
 #include <liesim/io/summary.hpp>
 #include <liesim/run.hpp>
+#include <liesim/view.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -93,6 +94,14 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
       if (m->observable_count() > 0) fmt::print("observables (columns after the invariants in --output CSV files):\n");
       for (const auto& o : m->observables())
         fmt::print("  {:<22} {}{}\n", o.name, o.unit.empty() ? "" : "[" + o.unit + "] ", o.doc);
+      const Scene scene = m->scene();
+      if (scene.bodies.empty()) fmt::print("scene: none (the model states no bodies: liesim view cannot draw it)\n");
+      else
+        fmt::print("scene (liesim view; up {}, extent {:g}{}):\n", fmt::join(scene.up, ","), scene.extent,
+                   std::isfinite(scene.ground) ? fmt::format(", ground at {:g}", scene.ground) : std::string());
+      for (const auto& b : scene.bodies)
+        fmt::print("  {:<16} {:<8} size {:<18} #{:06x}\n", b.name, shape_name(b.shape), fmt::format("{}", fmt::join(b.size, ",")), b.color);
+      for (const auto& p : scene.paths) fmt::print("  path through the observables {}, {}, {}\n", p.x, p.y, p.z);
       std::vector<std::string> caps;
       if (m->has_exact_solution()) caps.push_back("exact solution");
       if (m->has_vector_field_jacobian()) caps.push_back("exact Jacobian of F");
@@ -166,7 +175,7 @@ std::string file_identity(const std::string& path) {
 int run(const Registry& registry, const std::vector<std::string>& args) {
   RunRequest req;
   std::vector<std::string> params, options;
-  std::string output, summary, steps, output_times, events_file;
+  std::string output, summary, steps, output_times, events_file, view;
   long output_every = 1, invariants_every = 1;
   double output_grid_dt = 0.0;
   double run_timeout = 0.0;
@@ -178,6 +187,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "t-end", po::value(&req.t_end)->default_value(1.0), "final time")("step", po::value(&req.step), "fixed step size")(
       "rtol", po::value(&req.rtol), "relative tolerance")("atol", po::value(&req.atol), "absolute tolerance")(
       "output", po::value(&output), "CSV time series")("summary", po::value(&summary), "JSON run summary")(
+      "view", po::value(&view), "the motion in the browser: a self-contained HTML page (the series it shows is --output's, else a temporary file)")(
       "steps", po::value(&steps), "CSV log of every adaptive step attempt")(
       "outputs", po::value(&req.solver_outputs)->default_value(100),
       "output at N equally spaced times, exactly (the method's dense output; default: every step of a kernel-driven method, 100 "
@@ -244,7 +254,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   {
     std::vector<std::pair<const char*, std::string>> files;
     for (const auto& [option, path] : {std::pair<const char*, const std::string*>{"--output", &output}, {"--summary", &summary},
-                                       {"--steps", &steps}, {"--events", &events_file}})
+                                       {"--steps", &steps}, {"--events", &events_file}, {"--view", &view}})
       if (!path->empty()) {
         const std::string identity = file_identity(*path);
         for (const auto& [other, seen] : files)
@@ -270,8 +280,10 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   std::unique_ptr<CsvWriter> csv;
   std::unique_ptr<StepLog> step_log;
   std::unique_ptr<Thinning> every;
-  if (!output.empty()) {
-    csv = std::make_unique<CsvWriter>(output, *prepared.model, diagnostics);
+  // --view without --output: the series goes to a temporary file beside the page.
+  const std::string series = !output.empty() ? output : view.empty() ? std::string() : view + ".series.csv";
+  if (!series.empty()) {
+    csv = std::make_unique<CsvWriter>(series, *prepared.model, diagnostics);
     // Requested output times reach the file as they are; steps may be thinned (--output-every).
     every = std::make_unique<Thinning>(Thinning::every_nth(*csv, output_every, prepared.model->size()));
     observers.add(*every);
@@ -314,15 +326,38 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     }
   }
   if (csv && !csv->ok()) {
-    std::cerr << "liesim: error: writing the output CSV '" << output << "' failed (disk full or not writable)\n";
+    std::cerr << "liesim: error: writing the output CSV '" << series << "' failed (disk full or not writable)\n";
     if (error.empty()) error = "writing the output CSV failed";
+  }
+  if (!view.empty()) {
+    every.reset();
+    csv.reset();  // closed: the page reads it
+    try {
+      ViewOptions o;
+      const std::string setting = prepared.spec.step > 0 ? fmt::format("h = {:g}", prepared.spec.step)
+                                                         : fmt::format("tol = {:g}", prepared.spec.control.rtol);
+      o.title = fmt::format("{}: {} {}", prepared.model_plugin->name, prepared.method.name, setting);
+      write_view_page(view_data(*prepared.model, {{prepared.method.name + " " + setting, series}}, o), view);
+      if (summary.empty()) fmt::print("view written: {}\n", view);
+    } catch (const Error& e) {
+      std::cerr << "liesim: error: the view page: " << e.what() << "\n";
+      if (error.empty()) error = "the view page was not written";
+    }
+    if (output.empty()) std::remove(series.c_str());
   }
   if (step_log && !step_log->ok()) {
     std::cerr << "liesim: error: writing the step log '" << steps << "' failed (disk full or not writable)\n";
     if (error.empty()) error = "writing the step log failed";
   }
   if (summary_file) {
-    const std::string text = run_summary_json(prepared, result, monitor, error, invariants_every);
+    std::string series_from_summary;
+    if (!output.empty()) {
+      namespace fs = std::filesystem;
+      std::error_code ec;
+      const fs::path relative = fs::relative(fs::absolute(output), fs::absolute(summary).parent_path(), ec);
+      series_from_summary = ec || relative.empty() ? fs::absolute(output).string() : relative.string();
+    }
+    const std::string text = run_summary_json(prepared, result, monitor, error, invariants_every, series_from_summary);
     const bool written = std::fwrite(text.data(), 1, text.size(), summary_file.get()) == text.size();
     if (!written || std::fclose(summary_file.release()) != 0) {
       std::cerr << "liesim: error: writing the summary '" << summary << "' failed (disk full or not writable)\n";
@@ -332,6 +367,7 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
     std::string files = "summary " + summary;
     if (!output.empty()) files += ", time series " + output;
     if (!steps.empty()) files += ", step log " + steps;
+    if (!view.empty()) files += ", view " + view;
     fmt::print("model {} with {}: t = {} reached in {} steps ({} rejected){}; written: {}\n", prepared.model_plugin->name,
                prepared.method.name, result.t, result.stats.steps, result.stats.rejected_steps, error.empty() ? "" : " before the failure",
                files);

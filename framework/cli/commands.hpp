@@ -21,6 +21,9 @@ int run(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim study FILE [--jobs N] [--out DIR] [--resume] ...` and `liesim study merge DIR...
 /// --out DIR`; exit code.
 int study(const Registry& registry, const std::vector<std::string>& args);
+/// `liesim view PATH... [--runs A,B] [--out FILE] [--frames N] [--title T]`: the viewer page of runs
+/// (their summaries, or folders of them) or one per case of a study folder; exit code.
+int view(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim plot DIR`: redraw the plots of a study from its results.
 int plot(const std::vector<std::string>& args);
 /// `liesim manifest PLUGIN.so [--output FILE]`: write the plugin's manifest.

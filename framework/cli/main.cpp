@@ -23,7 +23,7 @@ constexpr const char* usage = R"(usage:
              [--t-end T] (--step H | --rtol R --atol A) [--output FILE.csv] [--summary FILE.json]
              [--steps FILE.csv] [--outputs N | --output-times T1,T2,... | --output-grid DT | --output-every N]
              [--stop-when NAME<VALUE]... [--event NAME>VALUE]... [--events FILE.csv]
-             [--invariants-every K] [--run-timeout SECONDS]
+             [--invariants-every K] [--run-timeout SECONDS] [--view FILE.html]
   liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
                          [--shard I/N]   only the I-th of N shares of the runs (job arrays)
   mpirun -np K liesim study FILE.toml ...  rank 0 hands the runs out to K - 1 worker ranks (docs/cluster.md)
@@ -31,6 +31,11 @@ constexpr const char* usage = R"(usage:
                                          fails that run, not the study; Ctrl-C stops and keeps results
   liesim study merge SHARD_DIR... --out DIR [--no-plots]   join the shards' folders into one study
   liesim plot DIR                        redraw the plots of a study
+  liesim view (STUDY_DIR | SUMMARY.json... | DIR) [--runs A,B] [--out FILE] [--frames N] [--title T]
+                                         the motion in the browser: a self-contained page (three.js
+                                         embedded) of runs of one model (`liesim run --summary S.json
+                                         --output X.csv` writes what it needs), or one per case of a study
+                                         (STUDY_DIR/view_CASE.html, its runs that wrote a series)
   liesim --version                       liesim's version and plugin ABI
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
   liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)
@@ -147,6 +152,7 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);
+    if (command == "view") return liesim::cli::view(registry, sub);
     std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
     return 2;
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 // The JSON documents of `liesim list --json` and `liesim describe --json` (liesim/catalog.hpp).
 #include <liesim/catalog.hpp>
+#include <liesim/view.hpp>
 #include <liesim/run.hpp>
 
 #include <fmt/format.h>
@@ -126,6 +127,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
     json obs = json::array();
     for (const auto& o : m->observables()) obs.push_back({{"name", o.name}, {"unit", o.unit}, {"doc", o.doc}});
     j["observables"] = obs;
+    j["scene"] = scene_json(m->scene());
     j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
                          {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
                          {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},

@@ -16,7 +16,7 @@ nlohmann::json number(double v) {
 }  // namespace
 
 std::string run_summary_json(const PreparedRun& run, const RunResult& r, const InvariantMonitor& inv, const std::string& error,
-                             long sampled_every) {
+                             long sampled_every, const std::string& series) {
   using nlohmann::json;
   json j;
   j["status"] = error.empty() ? "ok" : "failed";
@@ -91,6 +91,7 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
     Eigen::VectorXd exact(run.model->size());
     if (run.model->exact_solution(r.t, exact) == Status::ok) j["exact_error"] = number((r.y - exact).norm());
   }
+  if (!series.empty()) j["series"] = series;
   j["wall_time_s"] = s.wall_time_s;
   j["cpu_time_s"] = s.cpu_time_s;
   j["plugins"] = {{"model", {{"name", run.model_plugin->name}, {"version", run.model_plugin->version}, {"file", run.model_plugin->file}}},

@@ -80,6 +80,39 @@ class PendulumChain final : public sdk::Model {
     }
   }
 
+  /// Links as rods from mass to mass (the first from the pivot), the masses as spheres, a pivot.
+  Scene scene() const override {
+    Scene s;
+    double reach = 0.0, heaviest = 0.0;
+    for (int i = 0; i < chain_.size(); ++i) {
+      reach += chain_.L[static_cast<std::size_t>(i)];
+      heaviest = std::max(heaviest, chain_.m[static_cast<std::size_t>(i)]);
+    }
+    const double r = 0.06 * reach / std::sqrt(static_cast<double>(chain_.size()));  // a mass of `heaviest` kg
+    for (int i = 1; i <= chain_.size(); ++i) s.bodies.push_back({fmt::format("link{}", i), Shape::segment, {0.15 * r, 0, 0}, 0x777777});
+    for (int i = 1; i <= chain_.size(); ++i) {
+      const double m = chain_.m[static_cast<std::size_t>(i - 1)];
+      s.bodies.push_back({fmt::format("mass{}", i), Shape::sphere, {r * std::cbrt(m / heaviest), 0, 0}, 0x4477aa});
+    }
+    s.bodies.push_back({"pivot", Shape::sphere, {0.4 * r, 0, 0}, 0x222222});
+    s.extent = reach;
+    s.up = {0, 0, 1};
+    return s;
+  }
+  /// Mass i at x_i = sum_{a <= i} L_a q_a; link i from x_{i-1} (x_0 the pivot at the origin) to x_i.
+  Status scene_poses(double, ConstVec y, Vec out) noexcept override {
+    const int n = chain_.size();
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    for (int i = 0; i < n; ++i) {
+      const Eigen::Vector3d next = x + chain_.L[static_cast<std::size_t>(i)] * y.segment<3>(6 * i);
+      sdk::set_pose_points(out, i, x, next);
+      sdk::set_pose(out, n + i, next, Eigen::Matrix3d::Identity());
+      x = next;
+    }
+    sdk::set_pose(out, 2 * n, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
+    return Status::ok;
+  }
+
   std::string check_state(ConstVec y) const override { return check_chain_state(y); }
 
   bool has_jacobian() const noexcept override { return true; }

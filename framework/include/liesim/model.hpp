@@ -3,6 +3,7 @@
 // its work in the host's counters and makes one indirect call into the model plugin.
 #pragma once
 #include <liesim/plugin.h>
+#include <liesim/scene.hpp>
 #include <liesim/stats.hpp>
 #include <liesim/status.hpp>
 #include <liesim/types.hpp>
@@ -351,6 +352,39 @@ class Model {
     return Status::ok;
 #endif
   }
+  /// How the model looks (no bodies for a plugin built for ABI < 2.8 or a model with no picture).
+  Scene scene() const {
+    Scene out;
+#if LIESIM_ABI_MINOR >= 8
+    if (!scene_api_) return out;
+    liesim_scene c{};
+    c.size = sizeof(liesim_scene);
+    c.ground = std::numeric_limits<double>::quiet_NaN();
+    c.extent = 1.0;
+    c.up[2] = 1.0;
+    ref_.api->scene(ref_.instance, &c);
+    for (int k = 0; k < c.body_count; ++k) {
+      const liesim_scene_body& b = c.bodies[k];
+      out.bodies.push_back({b.name ? b.name : "", static_cast<Shape>(b.shape), {b.size[0], b.size[1], b.size[2]}, b.color});
+    }
+    out.up = {c.up[0], c.up[1], c.up[2]};
+    out.ground = c.ground;
+    out.extent = c.extent;
+    for (int k = 0; k < c.path_count; ++k) {
+      const char* const* p = c.path_observables + 3 * k;
+      out.paths.push_back({p[0] ? p[0] : "", p[1] ? p[1] : "", p[2] ? p[2] : ""});
+    }
+#endif
+    return out;
+  }
+  /// The poses of scene().bodies at (t, y), pose_size numbers per body (plugin.h's layout).
+  Status scene_poses(double t, ConstVec y, Vec out) const noexcept {
+#if LIESIM_ABI_MINOR >= 8
+    if (scene_api_) return to_status(ref_.api->scene_poses(ref_.instance, t, y.data(), out.data()));
+#endif
+    (void)t, (void)y, (void)out;
+    return Status::ok;
+  }
   /// "" if y lies on M within the model's stated tolerance, else a message naming the violation.
   std::string check_state(ConstVec y) const {
     if (ref_.api->check_state(ref_.instance, y.data()) == LIESIM_OK) return {};
@@ -453,12 +487,16 @@ class Model {
         info_.observable_count > 0 && api->observables != nullptr)
       observable_count_ = info_.observable_count;
 #endif
+#if LIESIM_ABI_MINOR >= 8
+    scene_api_ = LIESIM_HAS_MEMBER(api, liesim_model_api, scene_poses) && api->scene != nullptr && api->scene_poses != nullptr;
+#endif
   }
 
   liesim_model_ref ref_{};
   liesim_counters own_{};
   liesim_model_info info_{};
   int observable_count_ = 0;
+  bool scene_api_ = false;
   HomogeneousSpace space_;
   DaeFormulation dae_;
   Mechanics mech_;

@@ -39,12 +39,13 @@ extern "C" {
  * ends a run whose checked invariant grows past its bound as diverged); 2.6: dense output of a
  * kernel-driven stepper (the state inside its last step, for output at requested times and events);
  * 2.7: events located by a self-controlled solver's own root finding (SUNDIALS' CVodeRootInit, ...),
- * and solvers whose dynamics choose their steps driven one step at a time by the host. */
+ * and solvers whose dynamics choose their steps driven one step at a time by the host; 2.8: how a
+ * model looks (a scene of bodies and their poses at (t, y), for the viewer and strobe figures). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 7
+#define LIESIM_ABI_MINOR 8
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -168,6 +169,37 @@ typedef struct liesim_model_info {
   const double* invariant_scales;
 #endif
 } liesim_model_info;
+
+#if LIESIM_ABI_MINOR >= 8
+/* How a model looks (ABI 2.8). Sizes in the model's length unit. */
+#define LIESIM_SHAPE_SPHERE 1   /* size[0]: radius */
+#define LIESIM_SHAPE_BOX 2      /* size: full edge lengths along the body's x, y, z */
+#define LIESIM_SHAPE_CYLINDER 3 /* size[0]: radius, size[1]: length along the body's z, centred */
+#define LIESIM_SHAPE_CAPSULE 4  /* a cylinder (as above) with hemispherical caps */
+#define LIESIM_SHAPE_AXES 5     /* the body's x, y, z axes, each size[0] long */
+#define LIESIM_SHAPE_SEGMENT 6  /* a rod between two points; size[0]: radius (0: a line) */
+#define LIESIM_SHAPE_ARROW 7    /* an arrow from its first point to its second; size[0]: shaft radius */
+
+typedef struct liesim_scene_body {
+  const char* name;
+  int32_t shape;  /* LIESIM_SHAPE_* */
+  uint32_t color; /* 0xRRGGBB */
+  double size[3];
+} liesim_scene_body;
+
+typedef struct liesim_scene {
+  uint32_t size; /* sizeof(liesim_scene) as its filler was built */
+  int32_t body_count;
+  const liesim_scene_body* bodies;
+  double up[3];  /* the direction opposite to gravity (the viewer keeps it up) */
+  double ground; /* height along `up` of a ground plane; NaN: none */
+  double extent; /* the scene's length scale (camera distance, axes, spacing of runs) */
+  int32_t path_count;
+  int32_t reserved;
+  /* 3 * path_count observable names: the x, y, z of each fixed polyline drawn (a desired trajectory) */
+  const char* const* path_observables;
+} liesim_scene;
+#endif
 
 typedef struct liesim_model_api {
   uint32_t size; /* sizeof(liesim_model_api) as the plugin was built */
@@ -294,6 +326,17 @@ typedef struct liesim_model_api {
   /* ---- ABI 2.4: observables (liesim_model_info.observable_count values) at (t, y); a failure
    * (LIESIM_FATAL with a message) makes the host write NaN for them, never ends a run. */
   liesim_status (*observables)(liesim_model* m, double t, const double* y, double* out);
+#endif
+#if LIESIM_ABI_MINOR >= 8
+  /* ---- ABI 2.8: how the model looks (liesim view, liesim figure strobe) ----
+   * scene(): the bodies and the scenery (the strings and arrays stay valid until destroy()); a
+   * model with no physical picture leaves body_count 0. Filled like info(): the host's struct may
+   * be older (smaller) or newer than the plugin's. scene_poses(): 7 numbers per body at (t, y), in
+   * body order: for solid shapes the position of the body's centre and its orientation (body to
+   * space) as a unit quaternion [x, y, z, qx, qy, qz, qw]; for LIESIM_SHAPE_SEGMENT and
+   * LIESIM_SHAPE_ARROW the two end points [ax, ay, az, bx, by, bz, 0]. */
+  void (*scene)(liesim_model* m, liesim_scene* out);
+  liesim_status (*scene_poses)(liesim_model* m, double t, const double* y, double* poses);
 #endif
 } liesim_model_api;
 

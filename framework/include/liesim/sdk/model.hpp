@@ -6,6 +6,7 @@
 #include <liesim/lie/cotangent.hpp>
 #include <liesim/model.hpp>
 #include <liesim/riemannian.hpp>
+#include <liesim/sdk/scene.hpp>
 #include <liesim/settings.hpp>
 #include <liesim/status.hpp>
 #include <liesim/types.hpp>
@@ -258,6 +259,17 @@ class Model {
   /// Values of the observables at (t, y) (out has observables().size() entries); on failure return
   /// fail(Status::fatal, why): the host writes NaN for them and the run goes on.
   virtual Status evaluate_observables(double t, ConstVec y, Vec out) noexcept {
+    (void)t;
+    (void)y;
+    (void)out;
+    return Status::ok;
+  }
+  /// How the model looks (ABI 2.8): its bodies, in the order of scene_poses(), and the scenery.
+  /// Default: no bodies (the model has no physical picture; liesim view says so).
+  virtual Scene scene() const { return {}; }
+  /// The poses of scene().bodies at (t, y): pose_size numbers per body (liesim/sdk/scene.hpp's
+  /// set_pose and set_pose_points write them).
+  virtual Status scene_poses(double t, ConstVec y, Vec out) noexcept {
     (void)t;
     (void)y;
     (void)out;

@@ -32,6 +32,9 @@ struct ModelInstance {
   std::vector<double> invariant_scales;
   std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs, observable_name_ptrs, observable_unit_ptrs,
       observable_doc_ptrs;
+  Scene scene;  // ABI 2.8, with its C form below
+  std::vector<liesim_scene_body> scene_bodies;
+  std::vector<const char*> scene_path_ptrs;
 };
 
 inline ModelInstance* instance(liesim_model* m) noexcept { return reinterpret_cast<ModelInstance*>(m); }
@@ -82,6 +85,11 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
   for (const auto& x : s->observable_names) s->observable_name_ptrs.push_back(x.c_str());
   for (const auto& x : s->observable_units) s->observable_unit_ptrs.push_back(x.c_str());
   for (const auto& x : s->observable_docs) s->observable_doc_ptrs.push_back(x.c_str());
+  s->scene = m->scene();
+  for (const auto& b : s->scene.bodies)
+    s->scene_bodies.push_back({b.name.c_str(), static_cast<std::int32_t>(b.shape), b.color, {b.size[0], b.size[1], b.size[2]}});
+  for (const auto& p : s->scene.paths)
+    for (const std::string* name : {&p.x, &p.y, &p.z}) s->scene_path_ptrs.push_back(name->c_str());
   s->dae = m->dae();
   if (s->dae) {
     s->dae_size = s->dae->size();
@@ -212,6 +220,28 @@ struct ModelFunctions {
     ModelInstance* s = instance(m);
     return report(s, s->model->evaluate_observables(t, in(y, s->n), out(o, static_cast<int>(s->observable_names.size()))),
                   "the observables failed");
+  }
+#endif
+#if LIESIM_ABI_MINOR >= 8
+  static void scene(liesim_model* m, liesim_scene* o) noexcept {
+    const ModelInstance* s = instance(m);
+    liesim_scene mine{};
+    mine.size = sizeof(liesim_scene);
+    mine.body_count = static_cast<int32_t>(s->scene_bodies.size());
+    mine.bodies = s->scene_bodies.data();
+    for (int k = 0; k < 3; ++k) mine.up[k] = s->scene.up[k];
+    mine.ground = s->scene.ground;
+    mine.extent = s->scene.extent;
+    mine.path_count = static_cast<int32_t>(s->scene.paths.size());
+    mine.path_observables = s->scene_path_ptrs.data();
+    const std::uint32_t size = o->size < mine.size ? o->size : mine.size;
+    std::memcpy(static_cast<void*>(o), &mine, size);
+    o->size = size;
+  }
+  static liesim_status scene_poses(liesim_model* m, double t, const double* y, double* poses) noexcept {
+    ModelInstance* s = instance(m);
+    return report(s, s->model->scene_poses(t, in(y, s->n), out(poses, pose_size * static_cast<int>(s->scene_bodies.size()))),
+                  "the scene's poses failed");
   }
 #endif
   static liesim_status check_state(liesim_model* m, const double* y) noexcept {
@@ -416,6 +446,10 @@ struct ModelFunctions {
     t.exact_solution = &exact_solution;
 #if LIESIM_ABI_MINOR >= 4
     t.observables = &observables;
+#endif
+#if LIESIM_ABI_MINOR >= 8
+    t.scene = &scene;
+    t.scene_poses = &scene_poses;
 #endif
 #if LIESIM_ABI_MINOR >= 1
     t.jacobian = &jacobian;
