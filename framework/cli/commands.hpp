@@ -24,6 +24,9 @@ int study(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim view PATH... [--runs A,B] [--out FILE] [--frames N] [--title T]`: the viewer page of runs
 /// (their summaries, or folders of them) or one per case of a study folder; exit code.
 int view(const Registry& registry, const std::vector<std::string>& args);
+/// `liesim figure strobe SERIES.csv --model M [--param K=V]... --out FILE.(png|pdf) [--times T,...]
+/// [--exposures N] [--title T]`: a multi-exposure picture of the motion; exit code.
+int figure(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim plot DIR`: redraw the plots of a study from its results.
 int plot(const std::vector<std::string>& args);
 /// `liesim manifest PLUGIN.so [--output FILE]`: write the plugin's manifest.

@@ -24,7 +24,7 @@ constexpr const char* usage = R"(usage:
              [--steps FILE.csv] [--outputs N | --output-times T1,T2,... | --output-grid DT | --output-every N]
              [--stop-when NAME<VALUE]... [--event NAME>VALUE]... [--events FILE.csv]
              [--invariants-every K] [--run-timeout SECONDS] [--view FILE.html]
-  liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots]
+  liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--no-plots] [--no-views]
                          [--shard I/N]   only the I-th of N shares of the runs (job arrays)
   mpirun -np K liesim study FILE.toml ...  rank 0 hands the runs out to K - 1 worker ranks (docs/cluster.md)
                                          every run in a process of its own: a crash or a time limit
@@ -36,6 +36,8 @@ constexpr const char* usage = R"(usage:
                                          embedded) of runs of one model (`liesim run --summary S.json
                                          --output X.csv` writes what it needs), or one per case of a study
                                          (STUDY_DIR/view_CASE.html, its runs that wrote a series)
+  liesim figure strobe SERIES.csv --model M [--param KEY=VALUE]... --out FILE.(png|pdf) [--times T1,T2,...]
+                       [--exposures N] [--title T]   the motion as one multi-exposure picture (papers)
   liesim --version                       liesim's version and plugin ABI
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
   liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)
@@ -153,6 +155,7 @@ int main(int argc, char** argv) {
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);
     if (command == "view") return liesim::cli::view(registry, sub);
+    if (command == "figure") return liesim::cli::figure(registry, sub);
     std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
     return 2;
   } catch (const std::exception& e) {

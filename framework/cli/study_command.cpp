@@ -5,6 +5,7 @@
 #include "mpi_engine.hpp"
 
 #include <liesim/status.hpp>
+#include <liesim/study/case_views.hpp>
 #include <liesim/study/merge.hpp>
 #include <liesim/study/report.hpp>
 #include <liesim/study/study_runner.hpp>
@@ -94,7 +95,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   std::pair<int, int> shard{1, 1};
   bool sharded = false;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool resume = false, retry_failed = false, plots = true;
+  bool resume = false, retry_failed = false, plots = true, views = true;
   double run_timeout = 0.0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -115,6 +116,8 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       resume = true;
     } else if (a == "--no-plots") {
       plots = false;
+    } else if (a == "--no-views") {
+      views = false;
     } else if (a == "--shard") {
       shard = shard_value(value("--shard"));
       sharded = true;
@@ -124,7 +127,7 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       run_timeout = seconds_value("--run-timeout", value("--run-timeout"));
     } else if (!a.empty() && a[0] == '-') {
       throw Error(fmt::format("study: unknown option '{}' (options: --jobs N, --out DIR, --resume, --retry-failed, "
-                              "--run-timeout SECONDS, --shard I/N, --no-plots)", a));
+                              "--run-timeout SECONDS, --shard I/N, --no-plots, --no-views)", a));
     } else if (file.empty()) {
       file = a;
     } else {
@@ -211,6 +214,22 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   study::write_orders(opt.out, result.orders);
   study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs,
                         sharded ? fmt::format("{}/{}", shard.first, shard.second) : "", {}, engine);
+  // The viewer pages (view_CASE.html), made in a child process: the models' code draws the scenes.
+  if (!result.interrupted && views) {
+    const ChildOutcome o = run_in_child([&] {
+      std::string pages;
+      try {
+        for (const auto& p : study::write_case_views(registry, {opt.out, {}, 2000, {}}).pages) pages += (pages.empty() ? "" : ", ") + p;
+      } catch (const Error& e) {
+        // No series, or no model with a scene: no page, and nothing to complain about.
+        const std::string why = e.what();
+        if (why.find("wrote a time series") == std::string::npos && why.find("states a scene") == std::string::npos) throw;
+      }
+      return pages;
+    }, 600.0);
+    if (!o.answered()) fmt::print(stderr, "liesim: study '{}': no viewer pages: {}\n", spec.name, o.end == ChildOutcome::End::failed ? o.text : o.reason());
+    else if (!o.text.empty()) fmt::print(stderr, "study '{}': viewer pages {}\n", spec.name, o.text);
+  }
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
                                              "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)

@@ -111,8 +111,10 @@ int view(const Registry& registry, const std::vector<std::string>& args) {
   // The models' code (scenes, observables) runs in a child process.
   if (paths.size() == 1 && fs::exists(fs::path(paths[0]) / "results.csv")) {
     return contained("view", [&] {
-      const auto pages = study::write_case_views(registry, {paths[0], selection, frames, out});
-      for (const auto& p : pages) fmt::print("written: {}\n", p);
+      const auto written = study::write_case_views(registry, {paths[0], selection, frames, out});
+      for (const auto& p : written.pages) fmt::print("written: {}\n", p);
+      if (!written.unpictured.empty())
+        fmt::print("no page for {}: the model states no scene\n", fmt::join(written.unpictured, ", "));
       return 0;
     });
   }

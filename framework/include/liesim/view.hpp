@@ -25,6 +25,7 @@ struct ViewOptions {
   std::string title;
   std::size_t frame_budget = 2000;  ///< at most this many frames (the first run's samples thinned evenly)
   std::vector<double> times;        ///< the frame times instead (nearest sample of the first run), e.g. a strobe's exposures
+  int exposures = 0;                ///< > 1 (and no times): this many frame times evenly over the first run's span
 };
 
 /// The scene's JSON form (docs/view-format.md "scene", without the paths' points).

@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -24,6 +26,18 @@ std::string run_label(const RunRecord& r) {
   return fmt::format("{} {}{}", r.integrator, setting, r.status == "ok" ? "" : " (failed)");
 }
 
+/// "reference (rkmk5 h = 0.0001)", from the reference's cached settings.
+std::string reference_label(const fs::path& folder, const std::string& case_name) {
+  std::ifstream in(folder / "reference" / (file_safe(case_name) + ".json"));
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_object() || !j.contains("settings")) return "reference";
+  const nlohmann::json k = nlohmann::json::parse(j["settings"].get<std::string>(), nullptr, false);
+  if (!k.is_object()) return "reference";
+  const double step = k.value("step", 0.0);
+  return fmt::format("reference ({} {})", k.value("integrator", std::string("?")),
+                     step > 0 ? fmt::format("h = {:g}", step) : fmt::format("tol = {:g}", k.value("rtol", 0.0)));
+}
+
 bool selected(const RunRecord& r, const std::vector<std::string>& runs) {
   return runs.empty() || std::find(runs.begin(), runs.end(), r.integrator) != runs.end() ||
          std::find(runs.begin(), runs.end(), std::to_string(r.index)) != runs.end();
@@ -31,7 +45,13 @@ bool selected(const RunRecord& r, const std::vector<std::string>& runs) {
 
 }  // namespace
 
-std::vector<std::string> write_case_views(const Registry& registry, const CaseViews& what) {
+std::string file_safe(const std::string& case_name) {
+  std::string safe;
+  for (char ch : case_name) safe += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
+  return safe;
+}
+
+CaseViewPages write_case_views(const Registry& registry, const CaseViews& what) {
   const fs::path folder(what.folder);
   const fs::path results = folder / "results.csv";
   std::ifstream in(results);
@@ -54,7 +74,7 @@ std::vector<std::string> write_case_views(const Registry& registry, const CaseVi
     throw Error(fmt::format("view: no run of {} wrote a time series (give a [[runs]] group series = \"coarsest\" or \"all\")", what.folder));
   if (cases.empty()) throw Error(fmt::format("view: --runs {} selects no run with a series in {}", fmt::join(what.runs, ","), what.folder));
   const fs::path out = what.out.empty() ? folder : fs::path(what.out);
-  std::vector<std::string> written;
+  CaseViewPages written;
   for (const auto& c : cases) {
     auto& records = by_case[c];
     std::sort(records.begin(), records.end(), [](const RunRecord& a, const RunRecord& b) { return a.index < b.index; });
@@ -63,17 +83,26 @@ std::vector<std::string> write_case_views(const Registry& registry, const CaseVi
     std::string error;
     const auto model = model_instance(registry.model(first.model), error, first.parameters);
     if (!model) throw Error(fmt::format("view: case '{}': model '{}' refused its parameters: {}", c, first.model, error));
+    if (model->scene().bodies.empty()) {
+      written.unpictured.push_back(fmt::format("{} ({})", c, first.model));
+      continue;
+    }
     if (model->prepare() != Status::ok) throw Error(fmt::format("view: case '{}': model '{}' failed to prepare: {}", c, first.model, model->last_error()));
     std::vector<ViewRun> runs;
+    // The reference first (the distances are to it), where it wrote its series.
+    if (const fs::path ref = folder / "reference" / (file_safe(c) + ".csv"); fs::exists(ref)) runs.push_back({reference_label(folder, c), ref.string()});
     for (const auto& r : records)
       runs.push_back({run_label(r), (folder / "series" / fmt::format("{}.csv", r.index)).string()});
     ViewOptions options;
     options.title = fmt::format("{}: case {} ({})", folder.filename().string(), c, first.model);
     options.frame_budget = what.frame_budget;
-    const std::string page = (out / fmt::format("view_{}.html", c)).string();
+    const std::string page = (out / view_page_name(c)).string();
     write_view_page(view_data(*model, runs, options), page);
-    written.push_back(page);
+    written.pages.push_back(page);
   }
+  if (written.pages.empty())
+    throw Error(fmt::format("view: no model of {} states a scene (ABI 2.8), so there is nothing to draw: {}", what.folder,
+                            fmt::join(written.unpictured, ", ")));
   return written;
 }
 

@@ -1,9 +1,10 @@
 // Manifest, orders table, plots (through the shipped matplotlib script) and the Markdown report.
 #include <liesim/plugin.h>
+#include <liesim/share_scripts.hpp>
+#include <liesim/study/case_views.hpp>
 #include <liesim/study/report.hpp>
 #include <liesim/version.hpp>
 
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -81,47 +82,12 @@ void write_orders(const std::string& out, const std::vector<OrderFit>& orders) {
                      std::isnan(f.observed) ? "" : fmt::format("{:.3f}", f.observed), f.h_from, f.h_to, f.points, f.note);
 }
 
-namespace {
-/// Start a program found on PATH with these arguments, stdout and stderr to `log` and this
-/// process's stderr as its file descriptor 3 (progress lines); its pid, or -1.
-pid_t start_program(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, 3);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
-}
-/// The exit code of a started program (-1 if it did not start or did not exit normally).
-int wait_program(pid_t pid) {
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
-}
-int run_program(const std::vector<std::string>& args, const std::string& log) { return wait_program(start_program(args, log)); }
-}  // namespace
-
 std::string draw_plots(const std::string& out, int processes) {
-  std::error_code ec;
-  const fs::path exe = boost::dll::program_location(ec);
-  const fs::path script = exe.parent_path().parent_path() / "share" / "liesim" / "plot_study.py";
+  const fs::path script = share_folder() / "plot_study.py";
   if (!fs::exists(script)) return fmt::format("no plots: the plotting script {} is missing (reinstall liesim)", script.string());
-  // The first Python with matplotlib: python3 on PATH, else Debian's own. Programs are started
-  // with an argument vector (no shell), so no path is ever interpreted as a command, and Python
-  // in isolated mode (-I), so that nothing in the working directory (a matplotlib.py in a
+  // Python in isolated mode (-I), so that nothing in the working directory (a matplotlib.py in a
   // downloaded study folder) or in PYTHON* variables is imported.
-  std::string python;
-  for (const char* candidate : {"python3", "/usr/bin/python3"})
-    if (run_program({candidate, "-I", "-c", "import matplotlib"}, "/dev/null") == 0) {
-      python = candidate;
-      break;
-    }
+  const std::string python = python_with_matplotlib();
   if (python.empty())
     return "no plots: python3 with matplotlib is not installed (sudo apt-get install python3-matplotlib), then run `liesim plot " + out + "`";
   // The figures split into `processes` shares drawn side by side (plot_study.py --part K/N), each
@@ -340,9 +306,11 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
                        std::isnan(f.observed) ? f.note : fmt::format("{:.3g} … {:.3g}", f.h_from, f.h_to), f.points);
     }
     if (any) o << "\n";
+    if (fs::exists(fs::path(out) / view_page_name(c)))
+      o << fmt::format("The motion in the browser: [{}]({}) (its runs that wrote a series, side by side; `liesim view`).\n\n",
+                       view_page_name(c), view_page_name(c));
     if (plot_note.empty()) {
-      std::string safe;
-      for (char ch : c) safe += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
+      const std::string safe = file_safe(c);
       std::vector<std::string> kinds{"convergence", "work_precision", "drift", "step_size"};
       for (const FigureSpec& f : study.figures) kinds.push_back("figure_" + f.name);  // the study's [[figure]] tables
       for (const auto& kind : kinds)

@@ -8,6 +8,7 @@
 #include <liesim/study/equal_accuracy.hpp>
 #include <liesim/study/output_folder.hpp>
 #include <liesim/study/results_table.hpp>
+#include <liesim/study/case_views.hpp>
 #include <liesim/study/study_runner.hpp>
 
 #include "../divergence.hpp"
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -93,12 +95,6 @@ double median(std::vector<double> v) {
   return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 
-std::string file_safe(const std::string& s) {
-  std::string out;
-  for (char ch : s) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
-  return out;
-}
-
 /// The states at the output times after t0 (the observers of a run with output times see t0 and
 /// exactly those times), one after the other.
 struct TrajectoryRecorder final : Observer {
@@ -152,18 +148,32 @@ Reference exact_reference(const Registry& registry, const CaseSpec& c) {
   return ref;
 }
 
-Reference compute_reference(const Registry& registry, const StudySpec& s, const CaseSpec& c) {
+/// `series`: where the reference writes its time series ("" none), for the viewer pages: about
+/// 2,000 rows (every k-th step of a fixed-step reference; every step of an adaptive one).
+Reference compute_reference(const Registry& registry, const StudySpec& s, const CaseSpec& c, const std::string& series = "") {
   const ReferenceSpec& r = s.reference;
   if (r.integrator == "exact") return exact_reference(registry, c);
   // The final state, the states at the case's output times (its dense output) and the events' times.
-  auto run = [&](double step, double rtol, double atol, std::vector<double>& trajectory, std::map<std::string, double>& events) {
+  auto run = [&](double step, double rtol, double atol, std::vector<double>& trajectory, std::map<std::string, double>& events,
+                 const std::string& series_file) {
     RunRequest q = request_for(c, r.integrator, step, 0.0, r.options);
     q.rtol = step > 0 ? 0.0 : rtol;
     q.atol = step > 0 ? 0.0 : atol;
     PreparedRun p = prepare_run(registry, q);
     TrajectoryRecorder recorder;
     recorder.t0 = p.spec.t0;
-    const RunResult result = execute(p, recorder);
+    ObserverList observers;
+    observers.add(recorder);
+    std::unique_ptr<CsvWriter> csv;
+    std::optional<Thinning> thinned;
+    if (!series_file.empty()) {
+      csv = std::make_unique<CsvWriter>(series_file, *p.model);
+      const long every = step > 0 ? std::max(1L, std::lround((c.t_end - p.spec.t0) / step / 2000.0)) : 1L;
+      thinned.emplace(Thinning::every_nth(*csv, every, p.model->size()));
+      observers.add(*thinned);
+    }
+    const RunResult result = execute(p, observers);
+    if (thinned) thinned->finish();
     if (!c.output_times.empty()) trajectory = std::move(recorder.states);
     events = first_event_times(result, p.spec);
     return result.y;
@@ -171,9 +181,9 @@ Reference compute_reference(const Registry& registry, const StudySpec& s, const 
   Reference ref;
   std::vector<double> loose_trajectory;
   std::map<std::string, double> loose_events;
-  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol, ref.trajectory, ref.event_times);
-  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0, loose_trajectory, loose_events)
-                                           : run(0, 10 * r.rtol, 10 * r.atol, loose_trajectory, loose_events);
+  const Eigen::VectorXd y = run(r.step, r.rtol, r.atol, ref.trajectory, ref.event_times, series);
+  const Eigen::VectorXd loose = r.step > 0 ? run(2 * r.step, 0, 0, loose_trajectory, loose_events, "")
+                                           : run(0, 10 * r.rtol, 10 * r.atol, loose_trajectory, loose_events, "");
   ref.y.assign(y.data(), y.data() + y.size());
   ref.accuracy = (y - loose).norm();
   for (const auto& [name, t] : ref.event_times) {
@@ -401,7 +411,8 @@ StudyResult run_study(const Registry& registry, const StudySpec& study, const Ru
   Phase references_phase;
   references_phase.limit = [&](int) { return study.reference.timeout > 0 ? study.reference.timeout : study_limit; };
   references_phase.job = [&](int k) {
-    const Reference ref = compute_reference(registry, study, study.cases[static_cast<std::size_t>(k)]);
+    const CaseSpec& c = study.cases[static_cast<std::size_t>(k)];
+    const Reference ref = compute_reference(registry, study, c, (out / "reference" / (file_safe(c.name) + ".csv")).string());
     return reference_json(ref).dump();
   };
   references_phase.context = [](int) { return std::string(); };

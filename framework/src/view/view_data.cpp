@@ -145,28 +145,29 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
     std::vector<double> all_times;
     std::vector<double> row;
     const std::size_t budget = std::max<std::size_t>(2, options.frame_budget);
-    const bool thin = options.times.empty() && static_cast<std::size_t>(rows) > budget;
-    std::size_t next_frame = 0;
+    const bool chosen = !options.times.empty() || options.exposures > 1;
+    const bool thin = !chosen && static_cast<std::size_t>(rows) > budget;
+    const long stride = thin ? (rows - 2) / static_cast<long>(budget - 1) + 1 : 1;  // ceil((rows - 1) / (budget - 1))
     for (long r = 0; first.next(row); ++r) {
-      if (!options.times.empty()) {
+      if (chosen) {
         all_times.push_back(row[0]);
       } else if (!thin) {
         times.push_back(row[0]);
       } else {
-        // Frame k is row round(k (rows - 1) / (budget - 1)): the first and the last rows included.
-        const long wanted = std::lround(static_cast<double>(next_frame) * static_cast<double>(rows - 1) / static_cast<double>(budget - 1));
-        if (r == wanted) {
-          times.push_back(row[0]);
-          ++next_frame;
-        }
+        // Every stride-th row and the last: a fixed-step run keeps a regular grid of frames.
+        if (r % stride == 0 || r == rows - 1) times.push_back(row[0]);
       }
     }
-    for (double t : options.times) {
+    std::vector<double> wanted = options.times;
+    if (wanted.empty() && options.exposures > 1 && !all_times.empty())
+      for (int k = 0; k < options.exposures; ++k)
+        wanted.push_back(all_times.front() + (all_times.back() - all_times.front()) * k / (options.exposures - 1));
+    for (double t : wanted) {
       const auto it = std::min_element(all_times.begin(), all_times.end(), [t](double a, double b) { return std::abs(a - t) < std::abs(b - t); });
       if (it == all_times.end()) break;
       if (!times.empty() && *it <= times.back())
-        throw Error(fmt::format("view: the times {} select the sample at t = {} twice (give increasing times at least a sample apart)",
-                                fmt::join(options.times, ","), *it));
+        throw Error(fmt::format("view: the times {} select the sample at t = {} twice (give increasing times at least a sample apart, "
+                                "or fewer exposures)", fmt::join(wanted, ","), *it));
       times.push_back(*it);
     }
   }
@@ -177,7 +178,7 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
               {"thinned", nullptr}, {"columns", json::array()}, {"runs", json::array()}};
   for (double t : times) doc["times"].push_back(t);
   const long rows0 = count_rows(runs[0].series);
-  if (options.times.empty() && static_cast<std::size_t>(rows0) > times.size()) doc["thinned"] = {{"frames", times.size()}, {"samples", rows0}};
+  if (options.times.empty() && options.exposures <= 1 && static_cast<std::size_t>(rows0) > times.size()) doc["thinned"] = {{"frames", times.size()}, {"samples", rows0}};
 
   std::vector<Eigen::VectorXd> states0(times.size());  // run 0's states at the frames, for distances
   const std::size_t bodies = scene.bodies.size();
@@ -203,7 +204,7 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
                 {"distance", json::array()}};
     std::vector<double> row, held;
     bool have = reader.next(row), ended = false;
-    json last_pose = nullptr;
+    json last_pose = nullptr, last_distance = nullptr;
     for (std::size_t f = 0; f < times.size(); ++f) {
       const double t = times[f];
       // The latest sample at or before the frame (within round-off of it).
@@ -240,8 +241,10 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
             for (const std::string* name : {&scene.paths[p].x, &scene.paths[p].y, &scene.paths[p].z})
               path_points[p].push_back(obs[std::find(observable_names.begin(), observable_names.end(), *name) - observable_names.begin()]);
       } else {
+        // Where the two have no sample at the same time, the last distance measured holds (as the poses do).
         const bool comparable = at_frame && states0[f].size() == n && y.allFinite() && states0[f].allFinite();
-        run["distance"].push_back(comparable ? rounded(model.space().distance(y, states0[f])) : json(nullptr));
+        if (comparable) last_distance = rounded(model.space().distance(y, states0[f]));
+        run["distance"].push_back(last_distance);
       }
     }
     doc["runs"].push_back(std::move(run));

@@ -1,9 +1,9 @@
 // The viewer page: share/liesim/viewer.html (view.html with three.js embedded at build time) with
 // the view document in place of its data marker.
+#include <liesim/share_scripts.hpp>
 #include <liesim/status.hpp>
 #include <liesim/view.hpp>
 
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -17,8 +17,7 @@ namespace fs = std::filesystem;
 
 void write_view_page(const nlohmann::json& data, const std::string& path) {
   std::error_code ec;
-  const fs::path exe = boost::dll::program_location(ec);
-  const fs::path page = exe.parent_path().parent_path() / "share" / "liesim" / "viewer.html";
+  const fs::path page = share_folder() / "viewer.html";
   std::ifstream in(page, std::ios::binary);
   if (!in) throw Error(fmt::format("view: the viewer page {} is missing (reinstall liesim)", page.string()));
   std::ostringstream text;

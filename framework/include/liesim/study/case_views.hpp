@@ -16,10 +16,21 @@ struct CaseViews {
   std::string out;                 ///< folder of the pages; empty: `folder`
 };
 
-/// Writes OUT/view_<case>.html for each case with runs that wrote a series (`liesim view`'s pages),
-/// at most 8 runs a page (the first eight, in results.csv order), and returns the files written.
-/// Runs the models' code (their scenes): call it in a child process. Throws liesim::Error when the
-/// folder is no study's, no run wrote a series, or a model has no scene.
-std::vector<std::string> write_case_views(const Registry& registry, const CaseViews& what);
+/// The pages written, and the cases left out because their model states no scene.
+struct CaseViewPages {
+  std::vector<std::string> pages, unpictured;
+};
+
+/// A case name as a file name part: letters, digits, '-' and '_' kept, the rest '_'.
+std::string file_safe(const std::string& case_name);
+/// The page of a case: view_<file_safe(case)>.html.
+inline std::string view_page_name(const std::string& case_name) { return "view_" + file_safe(case_name) + ".html"; }
+
+/// Writes OUT/view_<case>.html for each case with runs that wrote a series (`liesim view`'s pages):
+/// the case's reference first where it wrote its series (reference/<case>.csv), then at most 8
+/// runs (the first eight, in results.csv order). Runs the models' code (their scenes): call it in
+/// a child process. Throws liesim::Error when the folder is no study's, no run wrote a series, or
+/// no case's model has a scene.
+CaseViewPages write_case_views(const Registry& registry, const CaseViews& what);
 
 }  // namespace liesim::study
