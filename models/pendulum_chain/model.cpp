@@ -88,8 +88,8 @@ class PendulumChain final : public sdk::Model {
       reach += chain_.L[static_cast<std::size_t>(i)];
       heaviest = std::max(heaviest, chain_.m[static_cast<std::size_t>(i)]);
     }
-    const double r = 0.06 * reach / std::sqrt(static_cast<double>(chain_.size()));  // a mass of `heaviest` kg
-    for (int i = 1; i <= chain_.size(); ++i) s.bodies.push_back({fmt::format("link{}", i), Shape::segment, {0.15 * r, 0, 0}, 0x777777});
+    const double r = 0.08 * reach / std::sqrt(static_cast<double>(chain_.size()));  // a mass of `heaviest` kg
+    for (int i = 1; i <= chain_.size(); ++i) s.bodies.push_back({fmt::format("link{}", i), Shape::segment, {0.25 * r, 0, 0}, 0x777777});
     for (int i = 1; i <= chain_.size(); ++i) {
       const double m = chain_.m[static_cast<std::size_t>(i - 1)];
       s.bodies.push_back({fmt::format("mass{}", i), Shape::sphere, {r * std::cbrt(m / heaviest), 0, 0}, 0x4477aa});

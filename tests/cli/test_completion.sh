@@ -23,6 +23,11 @@ expect() {  # expect DESCRIPTION WORD -- WORDS...
 }
 expect "commands" run -- r
 expect "commands" study -- ""
+expect "commands" view -- v
+expect "commands" figure -- fig
+expect "figure kinds" strobe -- figure s
+expect "figure's models" pendulum_chain -- figure strobe x.csv --model pend
+expect "view options" --runs -- view dir --r
 expect "models" pendulum_chain -- run --model pend
 expect "methods" rkmk45 -- run --model pendulum_chain --integrator rkmk4
 expect "methods of SUNDIALS" cvode_bdf -- describe cvode

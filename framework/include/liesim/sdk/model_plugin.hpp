@@ -33,8 +33,10 @@ struct ModelInstance {
   std::vector<const char*> name_ptrs, invariant_name_ptrs, invariant_doc_ptrs, observable_name_ptrs, observable_unit_ptrs,
       observable_doc_ptrs;
   Scene scene;  // ABI 2.8, with its C form below
+#if LIESIM_ABI_MINOR >= 8
   std::vector<liesim_scene_body> scene_bodies;
   std::vector<const char*> scene_path_ptrs;
+#endif
 };
 
 inline ModelInstance* instance(liesim_model* m) noexcept { return reinterpret_cast<ModelInstance*>(m); }
@@ -85,11 +87,13 @@ inline liesim_model* adopt(std::unique_ptr<Model> m, void* context) {
   for (const auto& x : s->observable_names) s->observable_name_ptrs.push_back(x.c_str());
   for (const auto& x : s->observable_units) s->observable_unit_ptrs.push_back(x.c_str());
   for (const auto& x : s->observable_docs) s->observable_doc_ptrs.push_back(x.c_str());
+#if LIESIM_ABI_MINOR >= 8
   s->scene = m->scene();
   for (const auto& b : s->scene.bodies)
     s->scene_bodies.push_back({b.name.c_str(), static_cast<std::int32_t>(b.shape), b.color, {b.size[0], b.size[1], b.size[2]}});
   for (const auto& p : s->scene.paths)
     for (const std::string* name : {&p.x, &p.y, &p.z}) s->scene_path_ptrs.push_back(name->c_str());
+#endif
   s->dae = m->dae();
   if (s->dae) {
     s->dae_size = s->dae->size();
