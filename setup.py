@@ -96,6 +96,10 @@ class BuildWithCMake(build_py):
                 raise RuntimeError(f"liesim: no kernel library (libliesim.so.N) in the installation of {build_dir}")
             shutil.copytree(os.path.join(prefix, libdir, "liesim"), os.path.join(lib, "liesim"), symlinks=False,
                             ignore=shutil.ignore_patterns("*.so.*"))
+            # share/liesim beside bin/ as in a prefix: the plotting and strobe scripts, the viewer page, templates.
+            share = os.path.join(package, "share", "liesim")
+            shutil.rmtree(share, ignore_errors=True)
+            shutil.copytree(os.path.join(prefix, "share", "liesim"), share, symlinks=False)
 
 
 class BinaryDistribution(Distribution):

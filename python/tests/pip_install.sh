@@ -41,4 +41,8 @@ built=$(PYTHONPATH="$build/python" LIESIM_PLUGIN_PATH= "$python" -c "$run")
 [ "$installed" = "$built" ] || { echo "the installed package's run differs from the build tree's:"; echo "$installed"; echo "$built"; exit 1; }
 "$work/venv/bin/python" -c 'import os, liesim; os.execv(liesim._executable(), ["liesim", "--version"])' | grep -q liesim ||
   { echo "the packaged liesim command does not run"; exit 1; }
+# The packaged command's shipped files (share/liesim): the viewer page.
+exe=$("$work/venv/bin/python" -c 'import liesim; print(liesim._executable())')
+LIESIM_PLUGIN_PATH= "$exe" run --model pendulum_chain --integrator rkmk4 --step 0.01 --t-end 0.5 --view "$work/view.html" > /dev/null &&
+  grep -q "three.js r111" "$work/view.html" || { echo "the packaged liesim command writes no viewer page"; exit 1; }
 echo "pip install: the wheel's package runs from $work/venv, equal to the build tree's"
