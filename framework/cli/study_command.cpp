@@ -214,21 +214,28 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   study::write_orders(opt.out, result.orders);
   study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs,
                         sharded ? fmt::format("{}/{}", shard.first, shard.second) : "", {}, engine);
-  // The viewer pages (view_CASE.html), made in a child process: the models' code draws the scenes.
-  if (!result.interrupted && views) {
+  // The viewer pages (view_CASE.html) and the strobe figures, made in a child process: the models'
+  // code draws the scenes.
+  if (!result.interrupted && (views || plots)) {
     const ChildOutcome o = run_in_child([&] {
-      std::string pages;
-      try {
-        for (const auto& p : study::write_case_views(registry, {opt.out, {}, 2000, {}}).pages) pages += (pages.empty() ? "" : ", ") + p;
-      } catch (const Error& e) {
-        // No series, or no model with a scene: no page, and nothing to complain about.
-        const std::string why = e.what();
-        if (why.find("wrote a time series") == std::string::npos && why.find("states a scene") == std::string::npos) throw;
-      }
-      return pages;
+      std::string files;
+      const auto add = [&](const std::string& f) { files += (files.empty() ? "" : ", ") + f; };
+      if (views) try {
+          for (const auto& p : study::write_case_views(registry, {opt.out, {}, 2000, {}}).pages) add(p);
+        } catch (const Error& e) {
+          // No series, or no model with a scene: no page, and nothing to complain about.
+          const std::string why = e.what();
+          if (why.find("wrote a time series") == std::string::npos && why.find("states a scene") == std::string::npos) throw;
+        }
+      if (plots)
+        for (const auto& f : study::draw_strobe_figures(registry, spec, opt.out)) add(f);
+      return files;
     }, 600.0);
-    if (!o.answered()) fmt::print(stderr, "liesim: study '{}': no viewer pages: {}\n", spec.name, o.end == ChildOutcome::End::failed ? o.text : o.reason());
-    else if (!o.text.empty()) fmt::print(stderr, "study '{}': viewer pages {}\n", spec.name, o.text);
+    if (!o.answered())
+      fmt::print(stderr, "liesim: study '{}': viewer pages or strobe figures missing: {}\n", spec.name,
+                 o.end == ChildOutcome::End::failed ? o.text : o.reason());
+    else if (!o.text.empty())
+      fmt::print(stderr, "study '{}': viewer pages and strobe figures: {}\n", spec.name, o.text);
   }
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "

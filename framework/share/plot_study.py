@@ -500,6 +500,8 @@ def figures(out, rows):
     with open(path, "rb") as fh:
         specs = tomllib.load(fh).get("figure", [])
     for spec in specs:
+        if spec.get("kind") == "strobe":
+            continue  # drawn by liesim itself (the model's scene: strobe.py), not from the series
         wanted = spec.get("cases", [])
         for case in sorted({r["case"] for r in rows}):
             if wanted and not any(case == w or case.startswith(w + "[") for w in wanted):

@@ -84,8 +84,16 @@ name = "fixed"
 integrators = ["rkmk4", "rk4"]
 steps = [0.02]
 series = "all"
+[[figure]]
+name = "swing"
+kind = "strobe"
+exposures = 5
+cases = ["chain"]
 TOML
-"$liesim" study mini.toml --out study --no-plots > /dev/null 2>&1 || fail "study"
+"$liesim" study mini.toml --out study > /dev/null 2>&1 || fail "study"
+for ext in png pdf; do [ -s study/plots/figure_swing_chain.$ext ] || fail "study: no strobe figure figure_swing_chain.$ext"; done
+grep -q "figure_swing_chain.png" study/report.md || fail "study: the report does not show its strobe figure"
+ls study/plots/*.view.json > /dev/null 2>&1 && fail "study: the strobe figure's data was left behind"
 [ -f study/view_chain.html ] || fail "study: no view_chain.html"
 [ -f study/view_oscillator.html ] && fail "study: a page for a model without a scene"
 grep -q "view_chain.html" study/report.md || fail "study: the report does not link its page"
@@ -107,6 +115,8 @@ PY
 ls strobe.png.* > /dev/null 2>&1 && fail "figure strobe left its data or log behind"
 
 # 5. Errors say what is wrong and how to fix it.
+sed 's/^exposures = 5$/columns = ["energy"]/' mini.toml > bad.toml
+expect_error "a strobe figure with columns" "does not apply to a strobe figure" -- "$liesim" study bad.toml --out bad
 expect_error "view of a model without a scene" "states no scene" -- \
   "$liesim" run --model harmonic_oscillator --integrator rk4 --step 0.1 --t-end 1 --view osc.html
 expect_error "view of a summary without series" "wrote no time series" -- sh -c \

@@ -143,7 +143,7 @@ bool names_case(const std::vector<CaseSpec>& cases, const std::string& name) {
 }
 
 FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<FigureSpec>& earlier) {
-  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "title", "cases"});
+  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "title", "cases", "exposures", "times", "run"});
   FigureSpec f;
   f.line = static_cast<int>(t.source().begin.line);
   if (!t.contains("name")) w.fail(f.line, "[[figure]] needs a 'name' (part of its file name)");
@@ -153,7 +153,27 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
   for (const auto& e : earlier)
     if (e.name == f.name) w.fail(f.line, fmt::format("[[figure]] '{}' is declared twice (line {})", f.name, e.line));
   f.kind = t.contains("kind") ? get_string(w, *t.get("kind"), "kind") : "series";
-  if (f.kind != "series" && f.kind != "path") w.fail(*t.get("kind"), fmt::format("[[figure]] kind must be series or path (got '{}')", f.kind));
+  if (f.kind != "series" && f.kind != "path" && f.kind != "strobe")
+    w.fail(*t.get("kind"), fmt::format("[[figure]] kind must be series, path or strobe (got '{}')", f.kind));
+  if (f.kind == "strobe") {
+    // The model's scene at several times: no columns; which run, how many exposures or which times.
+    for (const char* key : {"columns", "against", "log", "invert"})
+      if (const auto* n = t.get(key)) w.fail(*n, fmt::format("[[figure]] '{}': key '{}' does not apply to a strobe figure", f.name, key));
+    if (const auto* n = t.get("exposures")) f.exposures = get_integer(w, *n, "exposures", 2, 100);
+    if (const auto* n = t.get("times")) {
+      if (!n->is_array()) w.fail(*n, "key 'times' must be a list of times");
+      for (auto&& v : *n->as_array()) f.times.push_back(get_number(w, v, "times"));
+      if (f.times.empty()) w.fail(*n, "key 'times' needs at least one time");
+      for (std::size_t k = 1; k < f.times.size(); ++k)
+        if (!(f.times[k] > f.times[k - 1])) w.fail(*n, "key 'times' must be increasing");
+    }
+    if (const auto* n = t.get("run")) f.run = get_string(w, *n, "run");
+    if (const auto* n = t.get("title")) f.title = get_string(w, *n, "title");
+    if (const auto* n = t.get("cases")) f.cases = string_list(w, *n, "cases");
+    return f;
+  }
+  for (const char* key : {"exposures", "times", "run"})
+    if (const auto* n = t.get(key)) w.fail(*n, fmt::format("[[figure]] '{}': key '{}' applies to strobe figures", f.name, key));
   if (!t.contains("columns")) w.fail(f.line, fmt::format("[[figure]] '{}' needs 'columns' (names of series columns)", f.name));
   f.columns = string_list(w, *t.get("columns"), "columns");
   if (f.kind == "series" && f.columns.size() > 8)

@@ -43,6 +43,11 @@ constexpr double max_timed_wall_s = 2.0;
 /// Every [[figure]] draws columns that some run of its cases writes into its time series.
 void validate_figures(const StudySpec& study, const std::map<std::string, std::set<std::string>>& series_columns) {
   for (const FigureSpec& f : study.figures) {
+    if (f.kind == "strobe" && f.run.empty() && study.reference.integrator == "exact")
+      throw Error(fmt::format("{}:{}: [[figure]] '{}': a strobe figure of the reference needs an integrator reference (the exact "
+                              "solution writes no series): give run = \"METHOD\", a method of a [[runs]] group with series", study.file,
+                              f.line, f.name));
+    if (f.kind == "strobe" && f.run.empty()) continue;  // the reference's series
     std::set<std::string> available;
     for (const auto& [name, cols] : series_columns) {
       if (selects(f.cases, name)) available.insert(cols.begin(), cols.end());

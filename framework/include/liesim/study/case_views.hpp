@@ -1,6 +1,8 @@
-// The viewer pages of a study: one per case, its runs that wrote a time series side by side.
+// Pictures of a study's motion from its models' scenes (ABI 2.8): the viewer page of each case, its
+// runs that wrote a time series side by side, and the strobe [[figure]]s.
 #pragma once
 #include <liesim/registry.hpp>
+#include <liesim/study/study_file.hpp>
 
 #include <cstddef>
 #include <string>
@@ -32,5 +34,11 @@ inline std::string view_page_name(const std::string& case_name) { return "view_"
 /// a child process. Throws liesim::Error when the folder is no study's, no run wrote a series, or
 /// no case's model has a scene.
 CaseViewPages write_case_views(const Registry& registry, const CaseViews& what);
+
+/// OUT/plots/figure_<name>_<case>.png and .pdf for each [[figure]] of kind strobe and each case it
+/// selects: the model's scene at the figure's exposures, of the case's reference series (or of the
+/// first run of its `run` method that wrote one), drawn by share/liesim/strobe.py. Runs the models'
+/// code: call it in a child process. Returns the files written; throws liesim::Error.
+std::vector<std::string> draw_strobe_figures(const Registry& registry, const StudySpec& spec, const std::string& out);
 
 }  // namespace liesim::study

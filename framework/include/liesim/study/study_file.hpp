@@ -68,13 +68,18 @@ struct GroupSpec {
 /// of the series (state, invariants, the model's observables) against t, or a path in space.
 struct FigureSpec {
   std::string name;                  ///< plain name, part of the file name
-  std::string kind;                  ///< "series": each column against t, a panel per column; "path": a 2-D or 3-D curve
+  std::string kind;                  ///< "series": each column against t, a panel per column; "path": a 2-D or 3-D curve; "strobe"
   std::vector<std::string> columns;  ///< series: 1..8 columns; path: 2 or 3 (x, y[, z])
   std::vector<std::string> against;  ///< drawn dashed beside (path: as many as columns; series: one per column, or none)
   bool log = false;                  ///< series: logarithmic value axis (|value|)
   std::vector<std::string> invert;   ///< path: axes drawn reversed ("x", "y", "z"), e.g. a vertical axis pointing down
   std::string title;
   std::vector<std::string> cases;    ///< case names (before sweep expansion); empty = all
+  /// strobe: the motion as one multi-exposure picture (the model's scene), of the reference's
+  /// series or of the first run of `run` (an integrator) that writes one.
+  int exposures = 8;                 ///< strobe: this many exposures evenly over the run
+  std::vector<double> times;         ///< strobe: the exposures' times instead
+  std::string run;                   ///< strobe: an integrator; "" = the reference
   int line = 0;
 };
 
