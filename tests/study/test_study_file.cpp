@@ -92,7 +92,15 @@ TEST_CASE("[[figure]] tables: kinds, columns, against and axes are checked with 
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"y_x\"]\n").empty());
   CHECK(error_of(base + "columns = [\"y_x\"]\n").find("s.toml:8: [[figure]] needs a 'name'") == 0);
   CHECK(error_of(base + "name = \"a b\"\ncolumns = [\"y_x\"]\n").find("must be letters, digits") != std::string::npos);
-  CHECK(error_of(base + "name = \"f\"\nkind = \"pie\"\ncolumns = [\"y_x\"]\n").find("s.toml:10: [[figure]] kind must be series or path") == 0);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"pie\"\ncolumns = [\"y_x\"]\n").find("s.toml:10: [[figure]] kind must be series, path or strobe") == 0);
+  // Strobe figures: the model's scene at exposures; no columns.
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\nexposures = 6\nrun = \"rk4\"\n").empty());
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\ntimes = [0, 0.5, 1]\n").empty());
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\ncolumns = [\"a\"]\n").find("key 'columns' does not apply to a strobe figure") !=
+        std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\nexposures = 1\n").find("exposures") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\ntimes = [1, 0.5]\n").find("must be increasing") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nexposures = 4\n").find("applies to strobe figures") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\n").find("needs 'columns'") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\nkind = \"path\"\ncolumns = [\"a\", \"b\", \"c\", \"d\"]\n").find("a path has 2 or 3 columns") !=
         std::string::npos);

@@ -121,6 +121,7 @@ Merged merge_shards(const std::vector<std::string>& dirs, const std::string& out
     }
     if (fs::exists(s.dir / "reference"))
       for (const auto& e : fs::directory_iterator(s.dir / "reference")) {
+        if (e.path().extension() != ".json") continue;  // the references' series (.csv) are copied above
         try {
           const auto j = nlohmann::json::parse(read_file(e.path()));
           Reference& ref = m.result.references[j.at("case").get<std::string>()] = reference_from_json(j);
