@@ -54,6 +54,8 @@ int figure(const Registry& registry, const std::vector<std::string>& args) {
   std::map<std::string, std::string> parameters;
   for (const auto& p : params) parameters.insert(parse_assignment(p, "--param"));
   ViewOptions options;
+  if (vm.count("times") && vm.count("exposures"))
+    throw Error("figure: give --times T1,T2,... or --exposures N, not both (both choose the exposures)");
   if (vm.count("times")) options.times = Settings({{"times", "", "", ""}}, {{"times", times_text}}, "figure").numbers("times", {});
   else if (exposures < 2 || exposures > 100) throw Error(fmt::format("figure: --exposures must be in [2, 100] (got {})", exposures));
   options.exposures = exposures;

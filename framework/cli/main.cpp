@@ -47,7 +47,7 @@ global options (before or after the command):
 exit status: 0 success; 1 error, bad options included (the message says what and how to fix it);
   2 no command or an unknown command;
   3 a study finished, but some of its runs failed (all results and outputs are written);
-  4 run or describe: a plugin crashed, called exit(), or ran past --run-timeout (it ran in a process of
+  4 run, describe, view or figure: a plugin crashed, called exit(), or ran past --run-timeout (it ran in a process of
     its own; the message says which plugin and what it was doing);
   130 (143) a study stopped by Ctrl-C (SIGTERM): what is done is written; --resume finishes it
 )";

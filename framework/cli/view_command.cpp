@@ -85,7 +85,7 @@ int view(const Registry& registry, const std::vector<std::string>& args) {
   std::size_t frames = 2000;
   po::options_description desc("view options");
   desc.add_options()("path", po::value(&paths)->composing(), "a study folder, run summaries, or folders of summaries")(
-      "runs", po::value(&runs_text), "only these runs: integrator names or run indices A,B,...")(
+      "runs", po::value(&runs_text), "only these runs: integrator names A,B,... (of a study: also run indices, results.csv's index)")(
       "out", po::value(&out), "the page (runs) or the folder of the pages (a study); default view.html beside the first summary, or the study folder")(
       "frames", po::value(&frames), "at most this many frames (default 2000)")("title", po::value(&title), "the page's title");
   po::positional_options_description positional;
@@ -111,7 +111,7 @@ int view(const Registry& registry, const std::vector<std::string>& args) {
   // The models' code (scenes, observables) runs in a child process.
   if (paths.size() == 1 && fs::exists(fs::path(paths[0]) / "results.csv")) {
     return contained("view", [&] {
-      const auto written = study::write_case_views(registry, {paths[0], selection, frames, out});
+      const auto written = study::write_case_views(registry, {paths[0], selection, frames, out, title});
       for (const auto& p : written.pages) fmt::print("written: {}\n", p);
       if (!written.unpictured.empty())
         fmt::print("no page for {}: the model states no scene\n", fmt::join(written.unpictured, ", "));

@@ -15,7 +15,7 @@
    about: addresses.
 
 Exit 0 when all holds; otherwise each failed check is printed and the exit status is 1 (2 when
-the page is missing, 77 when Chromium is: CTest's SKIP_RETURN_CODE). --keep DIR keeps the screenshots (play.png, frame.png,
+the page is missing; 1 when Chromium is: the page is not checked). --keep DIR keeps the screenshots (play.png, frame.png,
 empty.png, side.png), each page's console (NAME.console.txt) and Chromium's stderr there.
 
 One Chromium, with a fresh temporary profile, opens the pages one after the other, driven through
@@ -411,8 +411,9 @@ def main():
         print(f"browser_check: FAIL: no such file: {args.page}", file=sys.stderr)
         return 2
     if not shutil.which(args.chromium):
-        print(f"browser_check: SKIP: cannot find chromium ({args.chromium})", file=sys.stderr)
-        return 77
+        print(f"browser_check: FAIL: cannot find chromium ({args.chromium}): install Debian's chromium "
+              "(scripts/install-deps.sh does)", file=sys.stderr)
+        return 1
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     shots = args.keep or tempfile.mkdtemp(prefix="liesim-view-check-")

@@ -363,6 +363,11 @@ class Model {
     c.extent = 1.0;
     c.up[2] = 1.0;
     ref_.api->scene(ref_.instance, &c);
+    // A scene that does not hold together is the plugin's error, said as such (never read past its arrays).
+    if (c.body_count < 0 || c.body_count > 100000 || (c.body_count > 0 && c.bodies == nullptr) || c.path_count < 0 ||
+        c.path_count > 100000 || (c.path_count > 0 && c.path_observables == nullptr))
+      throw Error("the model's scene is malformed (" + std::to_string(c.body_count) + " bodies, " + std::to_string(c.path_count) +
+                  " paths, or no array for them): a defect of its plugin");
     for (int k = 0; k < c.body_count; ++k) {
       const liesim_scene_body& b = c.bodies[k];
       out.bodies.push_back({b.name ? b.name : "", static_cast<Shape>(b.shape), {b.size[0], b.size[1], b.size[2]}, b.color});

@@ -119,7 +119,7 @@ CaseViewPages write_case_views(const Registry& registry, const CaseViews& what) 
     if (const fs::path ref = folder / "reference" / (file_safe(c) + ".csv"); fs::exists(ref)) runs.push_back({reference_label(folder, c), ref.string()});
     for (const auto& r : records) runs.push_back({run_label(r), series_of(folder, r).string()});
     ViewOptions options;
-    options.title = fmt::format("{}: case {} ({})", folder.filename().string(), c, records.front().model);
+    options.title = fmt::format("{}: case {} ({})", what.title.empty() ? folder.filename().string() : what.title, c, records.front().model);
     options.frame_budget = what.frame_budget;
     const std::string page = (out / view_page_name(c)).string();
     write_view_page(view_data(*model, runs, options), page);

@@ -16,6 +16,7 @@ struct CaseViews {
   std::vector<std::string> runs;   ///< integrator names or run indices to show; empty: every run with a series
   std::size_t frame_budget = 2000;
   std::string out;                 ///< folder of the pages; empty: `folder`
+  std::string title;               ///< the pages' title before ": case NAME"; empty: the folder's name
 };
 
 /// The pages written, and the cases left out because their model states no scene.
