@@ -2,6 +2,8 @@
 // rigid_pendulum plugin (the 3D pendulum of Lee, Leok & McClamroch: the tso3 formulation with its
 // inertia given about the pivot). Header-only, compiled into each plugin.
 #pragma once
+#include "inertia_solid.hpp"
+
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
 #include <liesim/manifold_checks.hpp>
@@ -120,6 +122,56 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
       : sdk::Model(make_space(f)), f_(f), ph_(std::move(ph)), y0_(std::move(y0)) {
     if (f == Formulation::tso3) ham_ = std::make_unique<Tso3Hamiltonian>(ph_);
     if (f == Formulation::quadratic) ham_ = std::make_unique<QuadraticHamiltonian>(ph_);
+    // The drawn body: the uniform solid with the inertia about the centre of mass (parallel axis
+    // theorem back from O), a cylinder for a body of revolution.
+    const Eigen::Matrix3d I_com = ph_.inertia - ph_.mass * (ph_.com.squaredNorm() * Eigen::Matrix3d::Identity() - ph_.com * ph_.com.transpose());
+    solid_ = scene_shapes::inertia_solid(ph_.mass, I_com, ph_.com.norm() > 0 ? ph_.com.norm() : 1.0, true);
+  }
+
+  /// The body as the uniform solid with its inertia (a box, or a cylinder about the symmetry axis)
+  /// centred on the centre of mass, its principal axes there, the rod from the fixed point O to the
+  /// centre of mass, and O. Attitude formulations (tso3, quadratic, velocity) pose them in space by
+  /// Q (body -> space); lie_poisson has no attitude (its state is (Pi, Gamma), the motion up to a
+  /// rotation about the vertical): the body is drawn fixed in its own frame, with the upward
+  /// vertical Gamma = Q^T u and the body angular momentum Pi as arrows from O.
+  Scene scene() const override {
+    Scene s;
+    const double c = ph_.com.norm();
+    s.extent = std::max(c + solid_.radius(), 1e-3);
+    s.bodies.push_back({"body", solid_.shape, solid_.size, 0x4477aa});
+    s.bodies.push_back({"principal_axes", Shape::axes, {std::max(0.45 * s.extent, 1.3 * solid_.radius()), 0, 0}, 0x000000});
+    s.bodies.push_back({"rod", Shape::segment, {0.012 * s.extent, 0, 0}, 0x777777});
+    s.bodies.push_back({"pivot", Shape::sphere, {0.035 * s.extent, 0, 0}, 0x222222});
+    if (f_ == Formulation::lie_poisson) {
+      s.bodies.push_back({"up", Shape::arrow, {0.008 * s.extent, 0, 0}, 0x228833});
+      s.bodies.push_back({"angular_momentum", Shape::arrow, {0.008 * s.extent, 0, 0}, 0xee6677});
+      const Eigen::Vector3d G0 = y0_.tail<3>();
+      const Eigen::Vector3d up = G0.norm() > 0 ? Eigen::Vector3d(G0.normalized()) : Eigen::Vector3d::UnitZ();
+      s.up = {up[0], up[1], up[2]};  // the initial upward vertical, seen in the body
+    } else {
+      s.up = {ph_.up[0] + 0.0, ph_.up[1] + 0.0, ph_.up[2] + 0.0};  // (+ 0.0: no -0 in the text)
+    }
+    return s;
+  }
+  /// Attitude formulations: body and principal axes at Q c with attitudes Q A (A the solid's frame)
+  /// and Q V (V the principal axes, I for a diagonal inertia), the rod from O to Q c, O at the
+  /// origin. lie_poisson: the same with Q = I, the arrow "up" from O to l Gamma and the arrow
+  /// "angular_momentum" from O to l Pi / |Pi(0)| (l = 0.8 extent; 1/|Pi(0)| read as 1 when Pi(0) = 0).
+  Status scene_poses(double, ConstVec y, Vec out) noexcept override {
+    const double extent = std::max(ph_.com.norm() + solid_.radius(), 1e-3);
+    Eigen::Matrix3d Q = Eigen::Matrix3d::Identity();
+    if (f_ != Formulation::lie_poisson) Q = Eigen::Map<const RowMajor3>(y.data());
+    const Eigen::Vector3d x = Q * ph_.com;
+    sdk::set_pose(out, 0, x, Q * solid_.axes);
+    sdk::set_pose(out, 1, x, Q * solid_.principal);
+    sdk::set_pose_points(out, 2, Eigen::Vector3d::Zero(), x);
+    sdk::set_pose(out, 3, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
+    if (f_ == Formulation::lie_poisson) {
+      const double l = 0.8 * extent, Pi0 = y0_.head<3>().norm();
+      sdk::set_pose_points(out, 4, Eigen::Vector3d::Zero(), Eigen::Vector3d(l * y.tail<3>()));
+      sdk::set_pose_points(out, 5, Eigen::Vector3d::Zero(), Eigen::Vector3d((Pi0 > 0 ? l / Pi0 : l) * y.head<3>()));
+    }
+    return Status::ok;
   }
 
   void initial_state(Vec y) const override { y = y0_; }
@@ -352,6 +404,7 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
   Physics ph_;
   Eigen::VectorXd y0_;
   std::unique_ptr<sdk::HamiltonianSystem> ham_;  ///< tso3 and quadratic (ABI 2.3)
+  scene_shapes::InertiaSolid solid_;              ///< the drawn body (scene)
 };
 
 /// A 3-vector parameter (exactly 3 finite numbers).

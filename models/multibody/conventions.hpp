@@ -45,8 +45,9 @@ PARAMETERS  file (required; .urdf/.xml or .toml); gravity (m/s^2, world frame; d
             file's, 0,0,-9.81 for URDF); q0, v0 (default 'description'; numbers override the initial state, moving joints in state order: one-dof 1 value;
             spherical 3 (rotation vector) and 3 (omega); floating 6 (x, y, z, rotation vector) and 6 (omega, v));
             dynamics = articulated_body | composite_rigid_body. Default initial state: zero configuration at rest.
-UNITS       SI: m, kg, kg m^2, s, rad, N, N m. URDF friction, limits, mimic-free extras (visual, collision,
-            transmission) are ignored; closed loops, contact and joint limits are not supported.
+UNITS       SI: m, kg, kg m^2, s, rad, N, N m. URDF friction, limits, mimic-free extras (collision,
+            transmission) are ignored, visuals only drawn (scene); closed loops, contact and joint limits are
+            not supported.
 SOURCE      R. Featherstone, Rigid Body Dynamics Algorithms, Springer 2008 (Tables 5.1, 6.2, 7.1); Munthe-Kaas
             Lie group methods on the joints' groups as in the thesis of E. Cokaj. docs/multibody.md.)";
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <Eigen/Core>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,14 +46,29 @@ inline int joint_dof(JointType t) {
   return 0;
 }
 
+/// How a body looks (URDF <visual>, TOML `visual`): drawn by liesim view (the model's scene), never
+/// simulated. A solid centred on its own frame, which is (rotation, position) in the body frame.
+struct VisualDescription {
+  enum class Geometry { box, cylinder, sphere, capsule, mesh };
+  Where where;
+  Geometry geometry = Geometry::box;
+  /// box: edge lengths along x, y, z; cylinder, capsule: radius, length along z; sphere: radius;
+  /// mesh: none (the file is not read: the scene draws the body's inertia solid instead).
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();
+  std::optional<std::uint32_t> color;  ///< 0xRRGGBB (URDF material rgba, TOML "#rrggbb"); none: the scene's choice
+};
+
 /// A rigid body (URDF: a link): mass m, centre of mass c and inertia about c, both in the body's
-/// own frame.
+/// own frame, and how it looks.
 struct BodyDescription {
   std::string name;
   Where where;
   double mass = 0;
   Eigen::Vector3d com = Eigen::Vector3d::Zero();
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the centre of mass, body axes
+  std::vector<VisualDescription> visuals;
 };
 
 /// A PD controller to a set-point: tau = kp (setpoint - q) - kd v on a one-degree-of-freedom joint;
@@ -99,6 +115,7 @@ struct Description {
   std::string format;  ///< "urdf" or "toml"
   std::string root;    ///< name of the fixed root link ("world" for TOML)
   Where root_where;
+  std::optional<BodyDescription> root_body;  ///< URDF: the root link as read (fixed: drawn, not simulated)
   std::optional<Eigen::Vector3d> gravity;  ///< world frame, m/s^2 (absent in URDF)
   std::vector<BodyDescription> bodies;
   std::vector<JointDescription> joints;

@@ -48,7 +48,8 @@ class MultibodyType final : public sdk::ModelTypeBase<MultibodyType> {
     }
     if (p.text("q0") != "description") o.q0 = p.numbers("q0");
     if (p.text("v0") != "description") o.v0 = p.numbers("v0");
-    return std::make_unique<MultibodyModel>(build_mechanism(read_description(file), o), a);
+    const Description d = read_description(file);
+    return std::make_unique<MultibodyModel>(build_mechanism(d, o), a, d);
   }
 };
 

@@ -1,10 +1,16 @@
 // The multibody model's generator, embedded field, invariants and observables.
 #include "multibody_model.hpp"
 
+#include "../heavy_top/inertia_solid.hpp"
+
 #include <liesim/lie/so3.hpp>
 #include <liesim/manifold_checks.hpp>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
 
 namespace liesim::multibody {
 
@@ -13,9 +19,10 @@ using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 const char* axis_name(int k) { return k == 0 ? "x" : k == 1 ? "y" : "z"; }
 }  // namespace
 
-MultibodyModel::MultibodyModel(Mechanism m, Algorithm a)
+MultibodyModel::MultibodyModel(Mechanism m, Algorithm a, const Description& d)
     : sdk::Model(std::make_unique<JointSpace>(m)), mech_(std::move(m)), algorithm_(a), dyn_(mech_), qdd_(Eigen::VectorXd::Zero(mech_.dof)) {
   check_mass_matrix();
+  build_scene(d);
   if (mech_.joints.size() == 1) {
     const Joint& j = mech_.joints[0];
     rigid_body_ = j.free_of_forces() && (j.type == JointType::spherical || (j.type == JointType::floating && mech_.bodies[0].com.norm() == 0));
@@ -250,6 +257,156 @@ Status MultibodyModel::evaluate_observables(double, ConstVec y, Vec out) noexcep
   for (std::size_t i = 0; i < mech_.bodies.size(); ++i) link(dyn_.world(static_cast<int>(i)));
   out[k++] = dyn_.kinetic_energy();
   out[k++] = dyn_.potential_energy(y);
+  return Status::ok;
+}
+
+void MultibodyModel::build_scene(const Description& d) {
+  // Paul Tol's bright colours for the bodies (grey is the stick figure's, dark grey the pivots').
+  static constexpr std::uint32_t palette[] = {0x4477aa, 0xee6677, 0x228833, 0xccbb44, 0x66ccee, 0xaa3377};
+  std::map<std::string, const BodyDescription*> described;
+  for (const auto& b : d.bodies) described[b.name] = &b;
+  // The initial configuration sizes the scene.
+  dyn_.kinematics(mech_.y0);
+  dyn_.world_poses();
+  const auto world = [&](int b) { return b >= 0 ? dyn_.world(b) : lie::SE3::identity(); };
+  Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = -lo;  // the box around the mechanism
+  const auto include = [&](int b, const Eigen::Vector3d& local) {
+    const lie::SE3::Element w = world(b);
+    const Eigen::Vector3d x = w.R * local + w.r;
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  };
+  const auto include_solid = [&](const SceneBody& body, const ScenePart& part) {
+    const lie::SE3::Element w = world(part.body);
+    const Eigen::Matrix3d W = w.R * part.R;
+    const Eigen::Vector3d x = w.R * part.a + w.r, size(body.size[0], body.size[1], body.size[2]);
+    Eigen::Vector3d h = Eigen::Vector3d::Constant(size[0]);  // half extents along the world axes (sphere)
+    if (body.shape == Shape::box) h = 0.5 * (W.cwiseAbs() * size);
+    if (body.shape == Shape::cylinder || body.shape == Shape::capsule)
+      for (int i = 0; i < 3; ++i) {
+        const double across = std::sqrt(std::max(0.0, 1 - W(i, 2) * W(i, 2)));  // the axis is the shape's z
+        h[i] = 0.5 * size[1] * std::abs(W(i, 2)) + size[0] * (across + (body.shape == Shape::capsule ? 1 : 0));
+      }
+    lo = lo.cwiseMin(x - h);
+    hi = hi.cwiseMax(x + h);
+  };
+  double heaviest = 0;
+  for (const Body& b : mech_.bodies) heaviest = std::max(heaviest, b.mass);
+  if (d.root_body) heaviest = std::max(heaviest, d.root_body->mass);
+
+  // Solids; point masses and meshes of bodies with no inertia are sized once the scene's size is known.
+  struct Deferred {
+    std::size_t index;
+    double mass;  ///< 0: a mesh drawn as a small cube
+  };
+  std::vector<Deferred> deferred;
+  const auto add = [&](SceneBody body, ScenePart part) {
+    if (!part.segment) include_solid(body, part);
+    scene_.bodies.push_back(std::move(body));
+    parts_.push_back(part);
+  };
+  const auto inertia_solid = [&](const BodyDescription& bd, const std::string& name, std::uint32_t colour, int b) {
+    ScenePart part{b, false, Eigen::Matrix3d::Identity(), bd.com, bd.com};
+    if (bd.mass > 0 && bd.inertia.cwiseAbs().maxCoeff() > 0) {
+      const scene_shapes::InertiaSolid s = scene_shapes::inertia_solid(bd.mass, 0.5 * (bd.inertia + bd.inertia.transpose()), 0.0, true);
+      part.R = s.axes;
+      add({name, s.shape, s.size, colour}, part);
+    } else if (bd.mass > 0) {  // a point mass
+      deferred.push_back({scene_.bodies.size(), bd.mass});
+      add({name, Shape::sphere, {0, 0, 0}, colour}, part);
+    }
+  };
+  const auto draw = [&](const BodyDescription& bd, int b, std::uint32_t colour) {
+    if (bd.visuals.empty()) return inertia_solid(bd, bd.name, colour, b);
+    for (std::size_t k = 0; k < bd.visuals.size(); ++k) {
+      const VisualDescription& v = bd.visuals[k];
+      const std::string name = bd.visuals.size() == 1 ? bd.name : fmt::format("{}.visual{}", bd.name, k + 1);
+      const std::uint32_t c = v.color.value_or(colour);
+      const std::array<double, 3> size{v.size[0], v.size[1], v.size[2]};
+      const ScenePart part{b, false, v.rotation, v.position, v.position};
+      switch (v.geometry) {
+        case VisualDescription::Geometry::box:
+          add({name, Shape::box, size, c}, part);
+          break;
+        case VisualDescription::Geometry::cylinder:
+        case VisualDescription::Geometry::capsule:
+          add({name, v.geometry == VisualDescription::Geometry::cylinder ? Shape::cylinder : Shape::capsule, size, c}, part);
+          break;
+        case VisualDescription::Geometry::sphere:
+          add({name, Shape::sphere, size, c}, part);
+          break;
+        case VisualDescription::Geometry::mesh:
+          // The mesh file is not read: the body's inertia solid stands for it (a small cube at the
+          // visual's origin for a body with no inertia).
+          if (bd.mass > 0 && bd.inertia.cwiseAbs().maxCoeff() > 0) {
+            inertia_solid(bd, name, c, b);
+          } else {
+            deferred.push_back({scene_.bodies.size(), 0.0});
+            add({name, Shape::box, {0, 0, 0}, c}, part);
+          }
+          break;
+      }
+    }
+  };
+  if (d.root_body) draw(*d.root_body, -1, 0xbbbbbb);
+  for (std::size_t i = 0; i < mech_.bodies.size(); ++i) {
+    const auto it = described.find(mech_.bodies[i].name);
+    if (it != described.end()) draw(*it->second, static_cast<int>(i), palette[i % 6]);
+  }
+
+  // The stick figure: from each body's origin (the world's, for a URDF root link) to the joints
+  // it carries, and from a body with no child to its centre of mass; a pivot at each joint to the world.
+  std::vector<ScenePart> sticks, pivots;
+  std::vector<std::string> stick_names, pivot_names;
+  std::vector<bool> has_child(mech_.bodies.size(), false);
+  for (std::size_t i = 0; i < mech_.joints.size(); ++i) {
+    const Joint& j = mech_.joints[i];
+    if (j.parent >= 0) has_child[static_cast<std::size_t>(j.parent)] = true;
+    if (j.origin.r.norm() > 0 && (j.parent >= 0 || d.format == "urdf")) {
+      sticks.push_back({j.parent, true, Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(), j.origin.r});
+      stick_names.push_back(fmt::format("{}.to_{}", j.parent >= 0 ? mech_.bodies[static_cast<std::size_t>(j.parent)].name : mech_.root, j.name));
+    }
+    if (j.parent < 0 && j.type != JointType::floating) {
+      pivots.push_back({-1, false, Eigen::Matrix3d::Identity(), j.origin.r, j.origin.r});
+      pivot_names.push_back(fmt::format("{}.pivot", j.name));
+    }
+    if (j.parent >= 0 || j.type != JointType::floating) {  // (a floating body's place in the world is no part of it)
+      include(j.parent, Eigen::Vector3d::Zero());
+      include(j.parent, j.origin.r);
+    }
+    include(static_cast<int>(i), Eigen::Vector3d::Zero());
+    include(static_cast<int>(i), mech_.bodies[i].com);
+  }
+  for (std::size_t i = 0; i < mech_.bodies.size(); ++i)
+    if (!has_child[i] && mech_.bodies[i].com.norm() > 0) {
+      sticks.push_back({static_cast<int>(i), true, Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(), mech_.bodies[i].com});
+      stick_names.push_back(fmt::format("{}.to_com", mech_.bodies[i].name));
+    }
+
+  const double size = std::max((hi - lo).norm(), 1e-3);
+  for (const Deferred& p : deferred) {
+    auto& s = scene_.bodies[p.index].size;
+    if (p.mass > 0) s = {0.04 * size * std::cbrt(p.mass / heaviest), 0, 0};
+    else s = {0.05 * size, 0.05 * size, 0.05 * size};
+  }
+  for (std::size_t k = 0; k < sticks.size(); ++k) add({stick_names[k], Shape::segment, {0.006 * size, 0, 0}, 0x777777}, sticks[k]);
+  for (std::size_t k = 0; k < pivots.size(); ++k) add({pivot_names[k], Shape::sphere, {0.02 * size, 0, 0}, 0x222222}, pivots[k]);
+  scene_.extent = size;
+  const Eigen::Vector3d g = mech_.gravity;
+  const Eigen::Vector3d up = g.norm() > 0 ? Eigen::Vector3d(-g.normalized()) : Eigen::Vector3d::UnitZ();
+  scene_.up = {up[0] + 0.0, up[1] + 0.0, up[2] + 0.0};  // (+ 0.0: no -0)
+}
+
+Status MultibodyModel::scene_poses(double, ConstVec y, Vec out) noexcept {
+  dyn_.kinematics(y);
+  dyn_.world_poses();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const ScenePart& p = parts_[k];
+    const lie::SE3::Element w = p.body >= 0 ? dyn_.world(p.body) : lie::SE3::identity();
+    const int i = static_cast<int>(k);
+    if (p.segment) sdk::set_pose_points(out, i, Eigen::Vector3d(w.R * p.a + w.r), Eigen::Vector3d(w.R * p.b + w.r));
+    else sdk::set_pose(out, i, Eigen::Vector3d(w.R * p.a + w.r), Eigen::Matrix3d(w.R * p.R));
+  }
   return Status::ok;
 }
 

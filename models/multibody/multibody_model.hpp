@@ -17,7 +17,8 @@ enum class Algorithm { articulated_body, composite_rigid_body };
 /// (floating, which needs the centre of mass at the body origin); U the gravity potential.
 class MultibodyModel final : public sdk::Model, public sdk::RigidBodySystem {
  public:
-  MultibodyModel(Mechanism m, Algorithm a);
+  /// `d` the description `m` was built from: how its bodies look (visuals, the URDF root link).
+  MultibodyModel(Mechanism m, Algorithm a, const Description& d);
 
   sdk::RigidBodySystem* rigid_body() noexcept override { return rigid_body_ ? this : nullptr; }
   int translation() const noexcept override { return mech_.joints[0].type == JointType::floating ? 3 : 0; }
@@ -35,6 +36,13 @@ class MultibodyModel final : public sdk::Model, public sdk::RigidBodySystem {
   std::vector<ObservableInfo> observables() const override;
   Status evaluate_observables(double t, ConstVec y, Vec out) noexcept override;
   std::string check_state(ConstVec y) const override;
+  /// Each body by its visuals (URDF <visual>, TOML visual; a mesh as the body's inertia solid), or
+  /// without one by the uniform solid with its inertia at its centre of mass (a point mass: a
+  /// sphere sized by its mass), the fixed URDF root link likewise; a stick figure (from each body's
+  /// origin to its child joints, and to the centre of mass of a body with no child) and a pivot
+  /// at each joint to the world (not floating). Poses from the model's kinematics.
+  Scene scene() const override { return scene_; }
+  Status scene_poses(double t, ConstVec y, Vec out) noexcept override;
 
   const Mechanism& mechanism() const noexcept { return mech_; }
 
@@ -61,6 +69,19 @@ class MultibodyModel final : public sdk::Model, public sdk::RigidBodySystem {
   Eigen::VectorXd qdd_;
   std::vector<Momentum> momenta_;
   bool rigid_body_ = false;  ///< whether the rigid-body description applies
+
+  /// One body of the scene: a solid at (R, p) in the frame of body `body` (-1: the world), or a
+  /// segment between the points a and b of that frame.
+  struct ScenePart {
+    int body = -1;
+    bool segment = false;
+    Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d a = Eigen::Vector3d::Zero(), b = Eigen::Vector3d::Zero();  ///< solid: a = its centre
+  };
+  /// Builds scene_ and parts_ (the constructor).
+  void build_scene(const Description& d);
+  Scene scene_;
+  std::vector<ScenePart> parts_;
 };
 
 }  // namespace liesim::multibody

@@ -7,6 +7,8 @@
 
 #include <Eigen/LU>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -85,14 +87,60 @@ struct Reader {
     b.where = at(t);
     b.name = string(need(t, "name", "[[body]]", "a unique name"), "name", "[[body]]");
     const std::string subject = fmt::format("body '{}'", b.name);
-    check_keys(t, subject, {"name", "mass", "com", "inertia"});
+    check_keys(t, subject, {"name", "mass", "com", "inertia", "visual"});
     b.mass = number(need(t, "mass", subject, "kg"), "mass", subject, "kg");
     b.com = vector3(need(t, "com", subject, "centre of mass in the body frame, m"), "com", subject, "m");
     const auto I = numbers(need(t, "inertia", subject, "kg m^2 about the centre of mass, body axes: 3 principal moments or 9 row-major"),
                            "inertia", subject, {3, 9}, "kg m^2");
     if (I.size() == 3) b.inertia = Eigen::Vector3d(I[0], I[1], I[2]).asDiagonal();
     else b.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(I.data());
+    if (const toml::node* n = t.get("visual")) {
+      // One table (visual = { ... }) or an array of them ([[body.visual]] sections).
+      if (const toml::array* a = n->as_array()) {
+        for (const auto& e : *a) b.visuals.push_back(visual(e, subject));
+      } else {
+        b.visuals.push_back(visual(*n, subject));
+      }
+    }
     return b;
+  }
+
+  /// How a body looks (the scene only): a table { shape = "box" | "cylinder" | "sphere" | "capsule",
+  /// size = [...] (box: 3 edge lengths; cylinder, capsule: radius and length along z; sphere: radius),
+  /// xyz, rpy (its frame in the body frame, optional), color = "#rrggbb" (optional) }.
+  VisualDescription visual(const toml::node& n, const std::string& body) const {
+    const std::string subject = body + ", visual";
+    const toml::table* t = n.as_table();
+    if (!t)
+      fail_at(at(n), subject, "'visual' must be a table { shape = \"box\", size = [x, y, z] } or an array of them ([[body.visual]] sections)");
+    check_keys(*t, subject, {"shape", "size", "xyz", "rpy", "color"});
+    VisualDescription v;
+    v.where = at(n);
+    const toml::node& shape_node = need(*t, "shape", subject, "box, cylinder, sphere or capsule");
+    const std::string shape = string(shape_node, "shape", subject);
+    std::size_t count = 0;
+    std::string meaning;
+    if (shape == "box") v.geometry = VisualDescription::Geometry::box, count = 3, meaning = "m, edge lengths along x, y, z";
+    else if (shape == "cylinder") v.geometry = VisualDescription::Geometry::cylinder, count = 2, meaning = "m, radius and length along z";
+    else if (shape == "capsule") v.geometry = VisualDescription::Geometry::capsule, count = 2, meaning = "m, radius and length along z";
+    else if (shape == "sphere") v.geometry = VisualDescription::Geometry::sphere, count = 1, meaning = "m, the radius";
+    else fail_at(at(shape_node), subject, fmt::format("unknown shape '{}' (known: box, cylinder, sphere, capsule)", shape));
+    const toml::node& size_node = need(*t, "size", subject, meaning);
+    const auto size = numbers(size_node, "size", subject, {count}, meaning);
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!(size[k] > 0)) fail_at(at(size_node), subject, fmt::format("'size' = {} is not positive ({})", size[k], meaning));
+      v.size[static_cast<Eigen::Index>(k)] = size[k];
+    }
+    if (const toml::node* p = t->get("xyz")) v.position = vector3(*p, "xyz", subject, "m, body frame");
+    if (const toml::node* r = t->get("rpy")) v.rotation = rotation_rpy(vector3(*r, "rpy", subject, "rad"));
+    if (const toml::node* c = t->get("color")) {
+      const std::string text = string(*c, "color", subject);
+      const bool hex = text.size() == 7 && text[0] == '#' &&
+                       std::all_of(text.begin() + 1, text.end(), [](unsigned char ch) { return std::isxdigit(ch) != 0; });
+      if (!hex) fail_at(at(*c), subject, fmt::format("'color' = \"{}\" is not a colour \"#rrggbb\" (six hexadecimal digits)", text));
+      v.color = static_cast<std::uint32_t>(std::stoul(text.substr(1), nullptr, 16));
+    }
+    return v;
   }
 
   /// An attitude (KEY: attitude0, a spring's rest, a PD set-point): a table with one of matrix,

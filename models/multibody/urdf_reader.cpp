@@ -1,7 +1,8 @@
 // URDF (the ROS Unified Robot Description Format) read with tinyxml2 into a Description.
-// Read: <link> (<inertial>: origin, mass, inertia), <joint> (type, parent, child, origin, axis,
-// dynamics damping). Ignored, as documented: visual, collision, material, limit, friction,
-// calibration, safety_controller, transmission, gazebo. Refused: mimic joints, planar joints.
+// Read: <link> (<inertial>: origin, mass, inertia; <visual>: origin, geometry, material colour, for
+// the scene only), <joint> (type, parent, child, origin, axis, dynamics damping), the robot's
+// <material> colours. Ignored, as documented: collision, textures, limit, friction, calibration,
+// safety_controller, transmission, gazebo. Refused: mimic joints, planar joints.
 #include "readers.hpp"
 
 #include <fmt/format.h>
@@ -20,6 +21,62 @@ using tinyxml2::XMLElement;
 
 struct Reader {
   std::string file;
+  std::map<std::string, std::uint32_t> materials;  ///< the robot's named <material> colours
+
+  /// <color rgba="r g b a"/> (each in [0, 1]) as 0xRRGGBB.
+  std::uint32_t colour(const XMLElement* c, const std::string& subject) const {
+    const Eigen::VectorXd rgba = numbers(c, "rgba", 4, subject, "red, green, blue, alpha, each in [0, 1]");
+    std::uint32_t out = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (rgba[k] < 0 || rgba[k] > 1)
+        fail_at(at(c), subject, fmt::format("<color rgba>: component {} = {} is outside [0, 1]", k + 1, rgba[k]));
+      out = (out << 8) | static_cast<std::uint32_t>(std::lround(255 * rgba[k]));
+    }
+    return out;
+  }
+
+  /// A <visual>: its origin, its <geometry> (box, cylinder, sphere, capsule; a mesh is not read)
+  /// and the colour of its <material> (given inline, or one of the robot's by name).
+  VisualDescription visual(const XMLElement* v, const std::string& subject) const {
+    VisualDescription out;
+    out.where = at(v);
+    origin(v, subject, out.rotation, out.position);
+    const char* kinds = "one of <box size=\"x y z\"/>, <cylinder radius=\"..\" length=\"..\"/>, <sphere radius=\"..\"/>, "
+                        "<capsule radius=\"..\" length=\"..\"/>, <mesh filename=\"..\"/>";
+    const XMLElement* g = v->FirstChildElement("geometry");
+    if (!g) fail_at(at(v), subject, fmt::format("<visual> has no <geometry> (give {})", kinds));
+    const XMLElement* shape = g->FirstChildElement();
+    if (!shape) fail_at(at(g), subject, fmt::format("<geometry> is empty (give {})", kinds));
+    const std::string kind = shape->Name();
+    int used = 0;
+    if (kind == "box") {
+      out.geometry = VisualDescription::Geometry::box;
+      out.size = numbers(shape, "size", 3, subject, "m, the edge lengths");
+      used = 3;
+    } else if (kind == "cylinder" || kind == "capsule") {
+      out.geometry = kind == "cylinder" ? VisualDescription::Geometry::cylinder : VisualDescription::Geometry::capsule;
+      out.size = {number(shape, "radius", subject, "m"), number(shape, "length", subject, "m, along the visual's z axis"), 0.0};
+      used = 2;
+    } else if (kind == "sphere") {
+      out.geometry = VisualDescription::Geometry::sphere;
+      out.size = {number(shape, "radius", subject, "m"), 0.0, 0.0};
+      used = 1;
+    } else if (kind == "mesh") {
+      out.geometry = VisualDescription::Geometry::mesh;  // not read: the scene draws the link's inertia solid
+    } else {
+      fail_at(at(shape), subject, fmt::format("unknown visual geometry <{}> (give {})", kind, kinds));
+    }
+    for (int k = 0; k < used; ++k)
+      if (!(out.size[k] > 0)) fail_at(at(shape), subject, fmt::format("<{}>: its sizes must be positive (got {})", kind, out.size[k]));
+    if (const XMLElement* m = v->FirstChildElement("material")) {
+      if (const XMLElement* c = m->FirstChildElement("color")) {
+        out.color = colour(c, subject);
+      } else if (const char* name = m->Attribute("name")) {
+        if (const auto it = materials.find(name); it != materials.end()) out.color = it->second;
+      }
+    }
+    return out;
+  }
 
   Where at(const XMLElement* e) const { return {file, e ? e->GetLineNum() : 0}; }
 
@@ -78,6 +135,7 @@ struct Reader {
     b.where = at(e);
     b.name = required(e, "name", "link", "every <link> needs a unique name");
     const std::string subject = fmt::format("link '{}'", b.name);
+    for (const XMLElement* v = e->FirstChildElement("visual"); v; v = v->NextSiblingElement("visual")) b.visuals.push_back(visual(v, subject));
     const XMLElement* in = e->FirstChildElement("inertial");
     if (!in) return b;  // massless (URDF): allowed where it does not move alone; checked later
     Eigen::Matrix3d R;
@@ -150,10 +208,16 @@ Description read_urdf(const std::string& path) {
     throw Error(fmt::format("{}: cannot read the description file (check the path given as parameter 'file')", path));
   if (err != tinyxml2::XML_SUCCESS)
     fail_at({path, doc.ErrorLineNum()}, "", fmt::format("not well-formed XML: {} (fix the XML syntax)", doc.ErrorStr()));
-  const Reader r{path};
+  Reader r{path, {}};
   const XMLElement* robot = doc.RootElement();
   if (!robot || std::string(robot->Name()) != "robot")
     fail_at(r.at(robot), "", fmt::format("the root element is <{}>, a URDF file has <robot name=\"...\">", robot ? robot->Name() : ""));
+  // The robot's named materials (their colours; textures are not used).
+  for (const XMLElement* m = robot->FirstChildElement("material"); m; m = m->NextSiblingElement("material")) {
+    const char* name = m->Attribute("name");
+    const XMLElement* c = m->FirstChildElement("color");
+    if (name && c) r.materials[name] = r.colour(c, fmt::format("material '{}'", name));
+  }
   Description d;
   d.file = path;
   d.format = "urdf";
@@ -174,6 +238,7 @@ Description read_urdf(const std::string& path) {
                         roots[0]->where.line));
   d.root = roots[0]->name;
   d.root_where = roots[0]->where;
+  d.root_body = *roots[0];
   // The root link is the world: joints from it have parent "".
   for (auto& j : d.joints)
     if (j.parent == d.root) j.parent.clear();

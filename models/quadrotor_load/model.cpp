@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -102,6 +103,49 @@ class QuadrotorLoad final : public sdk::Model {
       : sdk::Model(std::make_unique<PowerSpace<Action>>(1)), p_(std::move(data)), y0_(std::move(y0)) {}
 
   void initial_state(Vec y) const override { y = y0_; }
+
+  /// Each quadrotor i at x_i = y - L_i q_i with attitude R_i (body -> space; body e3 points down,
+  /// the thrust -T_i R_i e3 up): its body axes, an airframe of two crossed arms along its body x
+  /// and y axes, and four rotor discs (normal body e3) at the arm tips, slightly above the arms;
+  /// the two links (cables) from x_i to the load y; the load, a sphere at y. The model has no
+  /// arm length: the arms are 0.25 min(L1, L2) long from the centre (an airframe with the inertia
+  /// J_i would have arms of about sqrt(3 J_i3 / m_i) = 0.74 m and the two quadrotors would overlap
+  /// at the default links). e3 points down: up = -e3. Under control = tracking, the desired load
+  /// trajectory y_d(t) (observables yd_x, yd_y, yd_z) is drawn as a path.
+  Scene scene() const override {
+    Scene s;
+    const double d = arm();
+    for (int i = 1; i <= 2; ++i) {
+      const std::uint32_t frame = i == 1 ? 0x4477aa : 0xee6677;
+      s.bodies.push_back({fmt::format("quadrotor{}_axes", i), Shape::axes, {1.6 * d, 0, 0}, 0x000000});
+      s.bodies.push_back({fmt::format("quadrotor{}_arm_x", i), Shape::box, {2 * d, 0.1 * d, 0.06 * d}, frame});
+      s.bodies.push_back({fmt::format("quadrotor{}_arm_y", i), Shape::box, {0.1 * d, 2 * d, 0.06 * d}, frame});
+      for (int k = 1; k <= 4; ++k) s.bodies.push_back({fmt::format("quadrotor{}_rotor{}", i, k), Shape::cylinder, {0.45 * d, 0.04 * d, 0}, 0xbbbbbb});
+    }
+    for (int i = 1; i <= 2; ++i) s.bodies.push_back({fmt::format("link{}", i), Shape::segment, {0.03 * d, 0, 0}, 0x555555});
+    s.bodies.push_back({"load", Shape::sphere, {0.35 * d, 0, 0}, 0x228833});
+    s.up = {0, 0, -1};
+    s.extent = p_.L[0] + p_.L[1];
+    if (p_.tracking) s.paths.push_back({"yd_x", "yd_y", "yd_z"});
+    return s;
+  }
+  /// Bodies 7 i .. 7 i + 6 for quadrotor i (0-based): axes and arms at (x_i, R_i), rotor k at
+  /// x_i + R_i r_k (r_k = (d, 0, -h), (-d, 0, -h), (0, d, -h), (0, -d, -h), h = 0.08 d) with attitude R_i;
+  /// bodies 14, 15 the links from x_i to y; body 16 the load at y.
+  Status scene_poses(double, ConstVec y, Vec out) noexcept override {
+    const double d = arm(), h = 0.08 * d;
+    const V3 load = y.segment<3>(Y);
+    const std::array<V3, 4> rotor{V3(d, 0, -h), V3(-d, 0, -h), V3(0, d, -h), V3(0, -d, -h)};
+    for (int i = 0; i < 2; ++i) {
+      const Eigen::Map<const RowMajor3> R(y.data() + R_at[i]);
+      const V3 x = load - p_.L[i] * V3(y.segment<3>(Q_at[i]));
+      for (int k = 0; k < 3; ++k) sdk::set_pose(out, 7 * i + k, x, R);
+      for (int k = 0; k < 4; ++k) sdk::set_pose(out, 7 * i + 3 + k, V3(x + R * rotor[k]), R);
+      sdk::set_pose_points(out, 14 + i, x, load);
+    }
+    sdk::set_pose(out, 16, load, Eigen::Matrix3d::Identity());
+    return Status::ok;
+  }
 
   std::vector<std::string> state_names() const override {
     std::vector<std::string> names;
@@ -251,6 +295,9 @@ class QuadrotorLoad final : public sdk::Model {
       wdot[i] = (q.cross(vdot) - p_.g * q.cross(e3)) / p_.L[i] - q.cross(u.perp[i]) / (p_.m[i] * p_.L[i]);
     }
   }
+
+  /// The drawn arm length (centre to rotor axis): 0.25 min(L1, L2).
+  double arm() const noexcept { return 0.25 * std::min(p_.L[0], p_.L[1]); }
 
   const char* nonfinite(const char* what) const noexcept { return p_.tracking ? undefined_frame : what; }
 

@@ -1,4 +1,6 @@
 // The rigid_body plugin: the free rigid body (Euler's equations) on so(3)* under SO(3).
+#include "../heavy_top/inertia_solid.hpp"
+
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
 #include <liesim/plugin.hpp>
@@ -48,7 +50,40 @@ class RigidBody final : public sdk::Model {
  public:
   RigidBody(const Eigen::Vector3d& inertia, const Eigen::Vector3d& y0)
       : sdk::Model(std::make_unique<PowerSpace<lie::SO3Coadjoint>>(1)), inv_inertia_(inertia.cwiseInverse()), y0_(y0),
-        ham_(inv_inertia_) {}
+        ham_(inv_inertia_) {
+    // The box of uniform density with the principal moments I (a mass of 1 kg), scaled to a
+    // longest edge of 1: the model has no mass and no length, only the inertia's proportions.
+    box_ = scene_shapes::inertia_solid(1.0, Eigen::Matrix3d(inertia.asDiagonal()), 1.0, false);
+    const double longest = std::max({box_.size[0], box_.size[1], box_.size[2]});
+    for (double& a : box_.size) a /= longest;
+  }
+
+  /// The state is the body angular momentum y alone: the motion is known up to the attitude (which
+  /// the reduced equations leave out), so the scene is drawn in the body frame: the body (the box
+  /// with its inertia, fixed) and its principal axes, with the angular momentum y and the angular
+  /// velocity Omega = I^-1 y as arrows from its centre. Their tips trace the polhodes: y on the
+  /// sphere |y| = |y0| (a Casimir) and the energy ellipsoid.
+  Scene scene() const override {
+    Scene s;
+    s.bodies.push_back({"body", Shape::box, box_.size, 0x4477aa});
+    s.bodies.push_back({"principal_axes", Shape::axes, {0.9, 0, 0}, 0x000000});
+    s.bodies.push_back({"angular_momentum", Shape::arrow, {0.012, 0, 0}, 0xee6677});
+    s.bodies.push_back({"angular_velocity", Shape::arrow, {0.012, 0, 0}, 0x228833});
+    s.extent = 1.5;
+    s.up = {0, 0, 1};
+    return s;
+  }
+  /// Body and axes at the origin with the identity attitude (body frame); the arrows from the
+  /// origin to 1.2 y / |y0| and 1.2 Omega / |Omega(0)| (a zero initial length read as 1).
+  Status scene_poses(double, ConstVec y, Vec out) noexcept override {
+    const Eigen::Vector3d o = Eigen::Vector3d::Zero(), Y = y, Omega = inv_inertia_.cwiseProduct(Y);
+    const double y0 = y0_.norm(), Omega0 = inv_inertia_.cwiseProduct(y0_).norm();
+    sdk::set_pose(out, 0, o, Eigen::Matrix3d::Identity());
+    sdk::set_pose(out, 1, o, Eigen::Matrix3d::Identity());
+    sdk::set_pose_points(out, 2, o, Eigen::Vector3d((y0 > 0 ? 1.2 / y0 : 1.2) * Y));
+    sdk::set_pose_points(out, 3, o, Eigen::Vector3d((Omega0 > 0 ? 1.2 / Omega0 : 1.2) * Omega));
+    return Status::ok;
+  }
   sdk::HamiltonianSystem* hamiltonian() noexcept override { return &ham_; }
 
   void initial_state(Vec y) const override { y = y0_; }
@@ -81,6 +116,7 @@ class RigidBody final : public sdk::Model {
   Eigen::Vector3d inv_inertia_;
   Eigen::Vector3d y0_;
   RigidBodyHamiltonian ham_;
+  scene_shapes::InertiaSolid box_;  ///< the drawn body (scene)
 };
 
 class RigidBodyType final : public sdk::ModelTypeBase<RigidBodyType> {

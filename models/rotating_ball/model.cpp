@@ -70,6 +70,31 @@ class RotatingBall final : public sdk::Model, public sdk::RigidBodySystem {
     y.segment<3>(9) = w0_;
   }
 
+  /// The ball (radius 0.5: the model has no length, only J = m I_3) turning about its fixed centre
+  /// with attitude R (body -> space), its body axes (which show the rotation of the round ball; the
+  /// spring pulls them back onto the space axes, R = I), and the spatial angular velocity R w as an
+  /// arrow from the centre. No gravity: up is e3, no ground.
+  Scene scene() const override {
+    Scene s;
+    s.bodies.push_back({"ball", Shape::sphere, {0.5, 0, 0}, 0x66ccee});
+    s.bodies.push_back({"body_axes", Shape::axes, {0.8, 0, 0}, 0x000000});
+    s.bodies.push_back({"angular_velocity", Shape::arrow, {0.015, 0, 0}, 0xee6677});
+    s.extent = 1.2;
+    s.up = {0, 0, 1};
+    return s;
+  }
+  /// ball and body_axes at the origin with attitude R; the arrow from the origin to
+  /// 0.9 R w / |w0| (0.9 R w when w0 = 0).
+  Status scene_poses(double, ConstVec y, Vec out) noexcept override {
+    const Eigen::Map<const RowMajor3> R(y.data());
+    const Eigen::Vector3d w = y.segment<3>(9), o = Eigen::Vector3d::Zero();
+    const double w0 = w0_.norm();
+    sdk::set_pose(out, 0, o, R);
+    sdk::set_pose(out, 1, o, R);
+    sdk::set_pose_points(out, 2, o, Eigen::Vector3d((w0 > 0 ? 0.9 / w0 : 0.9) * (R * w)));
+    return Status::ok;
+  }
+
   std::vector<std::string> state_names() const override {
     std::vector<std::string> names;
     for (int i = 1; i <= 3; ++i)

@@ -1,6 +1,8 @@
 // The underwater_vehicle plugin: a rigid body in an ideal fluid (added mass, no dissipation) with
 // gravity and buoyancy, on SE(3) as SO(3) x R^3 with body velocities (Sharma 2020, seed 001, ch. 6,
 // M8; Nordkvist & Sanyal, CDC 2010).
+#include "../heavy_top/inertia_solid.hpp"
+
 #include <liesim/lie/actions.hpp>
 #include <liesim/lie_space.hpp>
 #include <liesim/manifold_checks.hpp>
@@ -54,9 +56,33 @@ Eigen::Matrix3d symmetric3(const Settings& p, const std::string& key) {
 
 class Vehicle final : public sdk::Model, public sdk::RigidBodySystem {
  public:
-  Vehicle(const Eigen::Matrix3d& J, const Eigen::Matrix3d& M, double net_weight, Eigen::VectorXd y0)
+  Vehicle(double mass, const Eigen::Matrix3d& J, const Eigen::Matrix3d& M, double net_weight, Eigen::VectorXd y0)
       : sdk::Model(std::make_unique<PowerSpace<Action>>(1)), J_(J), M_(M), Jinv_(J.inverse()), Minv_(M.inverse()),
-        net_(net_weight), y0_(std::move(y0)) {}
+        net_(net_weight), y0_(std::move(y0)), hull_(scene_shapes::inertia_solid(mass, J, 0.0, false)) {}
+
+  /// The hull as the box of uniform density with the body's inertia J and mass m (principal axes),
+  /// centred on x with attitude R (body -> space); the body axes there; the velocity R v as an
+  /// arrow from x. x3 points down: up = -e3. No sea floor (no ground).
+  Scene scene() const override {
+    Scene s;
+    s.extent = 2.5 * hull_.radius();
+    s.bodies.push_back({"hull", Shape::box, hull_.size, 0xccbb44});
+    s.bodies.push_back({"body_axes", Shape::axes, {1.3 * hull_.radius(), 0, 0}, 0x000000});
+    s.bodies.push_back({"velocity", Shape::arrow, {0.01 * s.extent, 0, 0}, 0x4477aa});
+    s.up = {0, 0, -1};
+    return s;
+  }
+  /// hull at (x, R A) (A the principal axes, I for a diagonal J), body_axes at (x, R), velocity
+  /// from x to x + s R v with v = M^-1 P and s = 0.6 extent / |v(0)| (1 s when v(0) = 0).
+  Status scene_poses(double, ConstVec y, Vec out) noexcept override {
+    const Eigen::Map<const RowMajor3> R(y.data());
+    const Eigen::Vector3d x = y.segment<3>(9), v = Minv_ * y.segment<3>(15);
+    const double v0 = (Minv_ * y0_.segment<3>(15)).norm(), extent = 2.5 * hull_.radius();
+    sdk::set_pose(out, 0, x, R * hull_.axes);
+    sdk::set_pose(out, 1, x, R);
+    sdk::set_pose_points(out, 2, x, Eigen::Vector3d(x + (v0 > 0 ? 0.6 * extent / v0 : 1.0) * (R * v)));
+    return Status::ok;
+  }
 
   void initial_state(Vec y) const override { y = y0_; }
   std::vector<std::string> state_names() const override {
@@ -140,6 +166,7 @@ class Vehicle final : public sdk::Model, public sdk::RigidBodySystem {
   Eigen::Matrix3d J_, M_, Jinv_, Minv_;
   double net_;  // m g - rho V g
   Eigen::VectorXd y0_;
+  scene_shapes::InertiaSolid hull_;  ///< the drawn hull (scene)
 };
 
 class VehicleType final : public sdk::ModelTypeBase<VehicleType> {
@@ -170,7 +197,7 @@ class VehicleType final : public sdk::ModelTypeBase<VehicleType> {
     y0.segment<3>(9) = Eigen::Vector3d(0, 0, 10);
     y0.segment<3>(12) = J * omega0;
     y0.segment<3>(15) = M * (R0.transpose() * v_inertial);
-    return std::make_unique<Vehicle>(J, M, m * g - b, std::move(y0));
+    return std::make_unique<Vehicle>(m, J, M, m * g - b, std::move(y0));
   }
 };
 

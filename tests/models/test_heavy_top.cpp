@@ -598,3 +598,119 @@ TEST_CASE("heavy_top: no heap allocation per step, every kernel method, every fo
     }
   }
 }
+
+// ---- The scene (ABI 2.8): what liesim view draws follows the state -------------------------
+
+namespace {
+
+/// The poses of a model's scene at y (pose_size numbers per body).
+Eigen::VectorXd scene_poses_at(const Model& m, double t, const Eigen::VectorXd& y) {
+  Eigen::VectorXd out = Eigen::VectorXd::Constant(pose_size * static_cast<Eigen::Index>(m.scene().bodies.size()), std::nan(""));
+  REQUIRE(m.scene_poses(t, y, out) == Status::ok);
+  REQUIRE(out.allFinite());
+  return out;
+}
+Eigen::Vector3d pose_position(const Eigen::VectorXd& P, int k) { return P.segment<3>(pose_size * k); }
+Eigen::Vector3d pose_end(const Eigen::VectorXd& P, int k) { return P.segment<3>(pose_size * k + 3); }
+double pose_quaternion_norm(const Eigen::VectorXd& P, int k) { return P.segment<4>(pose_size * k + 3).norm(); }
+/// The rotation (body -> space) of pose k's quaternion [qx, qy, qz, qw].
+Eigen::Matrix3d pose_rotation(const Eigen::VectorXd& P, int k) {
+  const auto q = P.segment<4>(pose_size * k + 3);
+  return Eigen::Quaterniond(q[3], q[0], q[1], q[2]).toRotationMatrix();
+}
+
+}  // namespace
+
+TEST_CASE("heavy_top: the scene follows the state (body at Q c with attitude Q, rod from O, principal axes)") {
+  // A rotated start and a full inertia matrix, so that Q, Q^T and the principal axes all differ.
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  const Eigen::Matrix3d J = R * Eigen::Vector3d(1.0, 2.0, 2.5).asDiagonal() * R.transpose();
+  std::string Jtext, Qtext;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      Jtext += (Jtext.empty() ? "" : ",") + number(J(i, j));
+      Qtext += (Qtext.empty() ? "" : ",") + number(R(i, j));
+    }
+  struct Case {
+    Params params;
+    bool cylinder;
+  };
+  for (const std::string f : {"tso3", "quadratic", "velocity"}) {
+    for (const Case& c : {Case{with_formulation(f), true}, Case{with_formulation(f, {{"inertia_com", Jtext}, {"Q0", Qtext}}), false}}) {
+      CAPTURE(f);
+      CAPTURE(c.cylinder);
+      const auto model = make_model("heavy_top", c.params);
+      const Scene scene = model->scene();
+      REQUIRE(scene.bodies.size() == 4);
+      CHECK(scene.bodies[0].name == "body");
+      CHECK(scene.bodies[0].shape == (c.cylinder ? Shape::cylinder : Shape::box));
+      CHECK(scene.bodies[1].shape == Shape::axes);
+      CHECK(scene.bodies[2].shape == Shape::segment);
+      CHECK(scene.bodies[3].shape == Shape::sphere);
+      CHECK(scene.up == std::array<double, 3>{0, 0, 1});  // -g/|g|
+      CHECK(std::isnan(scene.ground));
+      CHECK(scene.extent > 1.0);
+      CHECK(scene.extent < 2.0);
+      if (c.cylinder) {
+        // The Bruls-Cardona top is a disc about its y axis: I_axis = 0.46875 = m r^2 / 2.
+        CHECK(scene.bodies[0].size[0] == doctest::Approx(0.25).epsilon(1e-14));
+      } else {
+        // The box of the same inertia: edges sqrt(6 (tr J - 2 J_k) / m) for J_k = 2.5, 2, 1.
+        const std::array<double, 3> edges = scene.bodies[0].size;
+        std::array<double, 3> sorted = edges;
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(sorted[0] == doctest::Approx(std::sqrt(6 * 0.5 / mass)).epsilon(1e-12));
+        CHECK(sorted[1] == doctest::Approx(std::sqrt(6 * 1.5 / mass)).epsilon(1e-12));
+        CHECK(sorted[2] == doctest::Approx(std::sqrt(6 * 3.5 / mass)).epsilon(1e-12));
+      }
+      Eigen::VectorXd y0(model->size());
+      model->initial_state(y0);
+      const Outcome o = run("heavy_top", c.params, "rkmk4", 0.05, 1e-3);
+      for (const Eigen::VectorXd& y : {y0, o.y}) {
+        const Eigen::VectorXd P = scene_poses_at(*model, 0.0, y);
+        const Eigen::Matrix3d Q = Eigen::Map<const RowMajor3>(y.data());
+        const Eigen::Vector3d x = Q * com;
+        for (int k : {0, 1, 3}) CHECK(std::abs(pose_quaternion_norm(P, k) - 1) < 1e-12);
+        CHECK(max_diff(pose_position(P, 0), x) < 1e-14);
+        CHECK(max_diff(pose_position(P, 1), x) < 1e-14);
+        CHECK(max_diff(pose_position(P, 2), Eigen::Vector3d::Zero()) == 0);  // the rod from O ...
+        CHECK(max_diff(pose_end(P, 2), x) < 1e-14);                          // ... to the centre of mass
+        CHECK(max_diff(pose_position(P, 3), Eigen::Vector3d::Zero()) == 0);
+        const Eigen::Matrix3d A = pose_rotation(P, 1);  // principal axes, body -> space
+        if (c.cylinder) {
+          CHECK((A - Q).cwiseAbs().maxCoeff() < 1e-12);  // diagonal inertia: the body axes themselves
+          CHECK(max_diff(pose_rotation(P, 0).col(2), Q.col(1)) < 1e-12);  // the disc's axis is the body's y
+        } else {
+          // Q^T A are the principal axes of J in the body: they diagonalise it, right-handed.
+          const Eigen::Matrix3d V = Q.transpose() * A;
+          const Eigen::Matrix3d D = V.transpose() * J * V;
+          CHECK((D - Eigen::Matrix3d(D.diagonal().asDiagonal())).cwiseAbs().maxCoeff() < 1e-12);
+          CHECK(V.determinant() == doctest::Approx(1.0).epsilon(1e-12));
+          CHECK((pose_rotation(P, 0) - A).cwiseAbs().maxCoeff() < 1e-12);  // the box along them
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("heavy_top: lie_poisson's scene is drawn in the body frame, with Gamma and Pi as arrows") {
+  const auto model = make_model("heavy_top", with_formulation("lie_poisson"));
+  const Scene scene = model->scene();
+  REQUIRE(scene.bodies.size() == 6);
+  CHECK(scene.bodies[4].name == "up");
+  CHECK(scene.bodies[4].shape == Shape::arrow);
+  CHECK(scene.bodies[5].name == "angular_momentum");
+  CHECK(scene.bodies[5].shape == Shape::arrow);
+  CHECK(scene.up == std::array<double, 3>{0, 0, 1});  // Gamma(0) = Q0^T u = e3
+  Eigen::VectorXd y0(6);
+  model->initial_state(y0);
+  const Outcome o = run("heavy_top", with_formulation("lie_poisson"), "rkmk4", 0.05, 1e-3);
+  const double l = 0.8 * scene.extent;
+  for (const Eigen::VectorXd& y : {y0, o.y}) {
+    const Eigen::VectorXd P = scene_poses_at(*model, 0.0, y);
+    CHECK(max_diff(pose_position(P, 0), com) < 1e-15);  // fixed in the body frame
+    CHECK((pose_rotation(P, 1) - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() < 1e-15);
+    CHECK(max_diff(pose_end(P, 4), l * y.tail<3>()) < 1e-13);
+    CHECK(max_diff(pose_end(P, 5), l / y0.head<3>().norm() * y.head<3>()) < 1e-13);
+  }
+}

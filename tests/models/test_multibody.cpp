@@ -14,6 +14,8 @@
 
 #include <doctest/doctest.h>
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -682,6 +684,32 @@ std::vector<Bad> corpus() {
       {"rest_without_spring.toml", base_toml + "rest = 0.5\n", "'rest' without 'stiffness'", 13},
       {"nothing_moves.toml", with("type = \"revolute\"", "type = \"fixed\"", with("axis = [0.0, 1.0, 0.0]\n", "")), "no joint moves", 0},
       {"no_bodies.toml", "gravity = [0.0, 0.0, -9.81]\n", "no [[body]]", 0},
+      {"visual_shape.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1]\nvisual = { shape = \"cone\", size = [0.1] }"),
+       "unknown shape 'cone' (known: box, cylinder, sphere, capsule)", 7},
+      {"visual_size_count.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1]\nvisual = { shape = \"box\", size = [0.1, 0.2] }"),
+       "'size' has 2 numbers, needs 3", 7},
+      {"visual_size_zero.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1]\nvisual = { shape = \"sphere\", size = [0.0] }"),
+       "'size' = 0 is not positive", 7},
+      {"visual_colour.toml",
+       with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1]\nvisual = { shape = \"sphere\", size = [0.1], color = \"red\" }"),
+       "is not a colour \"#rrggbb\"", 7},
+      {"visual_key.toml",
+       with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1]\nvisual = { shape = \"sphere\", size = [0.1], mesh = \"a.stl\" }"),
+       "unknown key 'mesh' (known keys: color, rpy, shape, size, xyz)", 7},
+      {"visual_not_table.toml", with("inertia = [0.1, 0.1, 0.1]", "inertia = [0.1, 0.1, 0.1]\nvisual = \"box\""), "'visual' must be a table", 7},
+      {"visual_no_geometry.urdf", with("</inertial>", "</inertial>\n    <visual><origin xyz=\"0 0 -0.5\"/></visual>", base_urdf),
+       "<visual> has no <geometry>", 10},
+      {"visual_cone.urdf", with("</inertial>", "</inertial>\n    <visual><geometry><cone radius=\"0.1\"/></geometry></visual>", base_urdf),
+       "unknown visual geometry <cone>", 10},
+      {"visual_radius.urdf",
+       with("</inertial>", "</inertial>\n    <visual><geometry><cylinder radius=\"-0.1\" length=\"1\"/></geometry></visual>", base_urdf),
+       "sizes must be positive", 10},
+      {"visual_rgba.urdf",
+       with("</inertial>",
+            "</inertial>\n    <visual><geometry><sphere radius=\"0.1\"/></geometry>\n"
+            "      <material name=\"m\"><color rgba=\"0 2 0 1\"/></material></visual>",
+            base_urdf),
+       "outside [0, 1]", 11},
       {"bad_xml.urdf", with("</robot>", "</robt>", base_urdf), "not well-formed XML", 0},
       {"not_robot.urdf", with("</robot>", "</model>", with("<robot name=\"r\">", "<model name=\"r\">", base_urdf)), "has <robot", 0},
       {"unknown_type.urdf", with("type=\"revolute\"", "type=\"hinge\"", base_urdf), "unknown joint type 'hinge'", 11},
@@ -755,4 +783,237 @@ TEST_CASE("liesim run and describe on a shipped description") {
   const auto d = sh(std::string("env LIESIM_PLUGIN_PATH= ") + LIESIM_TEST_BINARY_DIR + "/bin/liesim describe multibody");
   CHECK(d.code == 0);
   CHECK(d.out.find("articulated-body algorithm") != std::string::npos);
+}
+
+// ---- The scene (ABI 2.8): visuals and inertia solids posed by the model's kinematics ----------
+
+namespace {
+
+Eigen::VectorXd scene_poses_at(const Model& m, const Eigen::VectorXd& y) {
+  Eigen::VectorXd out = Eigen::VectorXd::Constant(pose_size * static_cast<Eigen::Index>(m.scene().bodies.size()), std::nan(""));
+  REQUIRE(m.scene_poses(0.0, y, out) == Status::ok);
+  REQUIRE(out.allFinite());
+  return out;
+}
+Eigen::Vector3d pose_position(const Eigen::VectorXd& P, int k) { return P.segment<3>(pose_size * k); }
+Eigen::Vector3d pose_end(const Eigen::VectorXd& P, int k) { return P.segment<3>(pose_size * k + 3); }
+/// The rotation (body -> world) of pose k's quaternion [qx, qy, qz, qw], which must be unit.
+Eigen::Matrix3d pose_rotation(const Eigen::VectorXd& P, int k) {
+  const auto q = P.segment<4>(pose_size * k + 3);
+  CHECK(std::abs(q.norm() - 1) < 1e-12);
+  return Eigen::Quaterniond(q[3], q[0], q[1], q[2]).toRotationMatrix();
+}
+int body_index(const Scene& s, const std::string& name) {
+  for (std::size_t k = 0; k < s.bodies.size(); ++k)
+    if (s.bodies[k].name == name) return static_cast<int>(k);
+  FAIL("the scene has no body '" << name << "'");
+  return -1;
+}
+double max_abs(const Eigen::MatrixXd& a) { return a.cwiseAbs().maxCoeff(); }
+
+}  // namespace
+
+TEST_CASE("scene of arm7.urdf: each link's visual cylinder at its world pose (forward kinematics written here), stick figure, base") {
+  const Params p = description("arm7.urdf", {{"q0", "0.3,0.8,-0.4,1.2,0.5,-0.7,0.2"}, {"v0", "0.5,-0.3,0.4,0.2,-0.6,0.3,1.0"}});
+  const auto arm = make_model("multibody", p);
+  const Scene scene = arm->scene();
+  // The base (root link, its inertia solid), 7 visuals, 8 sticks, the pivot of a1.
+  REQUIRE(scene.bodies.size() == 17);
+  CHECK(scene.bodies[0].name == "base");
+  CHECK(scene.up == std::array<double, 3>{0, 0, 1});
+  CHECK(scene.extent > 0.8);
+  CHECK(scene.extent < 2.0);
+  // The file's table: joint offsets along the parent's z, link lengths h and radii r.
+  const double offset[] = {0.06, 0.3, 0.2, 0.2, 0.2, 0.2, 0.08}, h[] = {0.3, 0.2, 0.2, 0.2, 0.2, 0.08, 0.05};
+  const double r[] = {0.07, 0.07, 0.06, 0.06, 0.05, 0.05, 0.04};
+  const Eigen::Vector3d axis[] = {Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ(), -Eigen::Vector3d::UnitY(),
+                                  Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ()};
+  for (int k = 0; k < 7; ++k) {
+    const SceneBody& b = scene.bodies[static_cast<std::size_t>(1 + k)];
+    CHECK(b.name == fmt::format("link{}", k + 1));
+    CHECK(b.shape == Shape::cylinder);
+    CHECK(b.size[0] == r[k]);
+    CHECK(b.size[1] == h[k]);
+  }
+  Eigen::VectorXd y0(arm->size());
+  arm->initial_state(y0);
+  const Eigen::VectorXd y1 = run("multibody", p, "rkmk4", 0.2, 1e-3).y;
+  for (const bool initial : {true, false}) {
+    const Eigen::VectorXd& y = initial ? y0 : y1;
+    const Eigen::VectorXd P = scene_poses_at(*arm, y);
+    Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 7; ++k) {
+      CAPTURE(k);
+      const Eigen::Vector3d parent = x;
+      x += R * Eigen::Vector3d(0, 0, offset[k]);  // joint k + 1 on the parent's z axis
+      R = R * Eigen::AngleAxisd(y[2 * k], axis[k]).toRotationMatrix();
+      CHECK(max_abs(pose_rotation(P, 1 + k) - R) < 1e-12);
+      CHECK(max_abs(pose_position(P, 1 + k) - (x + R * Eigen::Vector3d(0, 0, h[k] / 2))) < 1e-12);  // <visual><origin xyz="0 0 h/2"/>
+      // The stick from the parent's origin to this joint.
+      const int stick = body_index(scene, fmt::format("{}.to_a{}", k == 0 ? "base" : fmt::format("link{}", k), k + 1));
+      CHECK(scene.bodies[static_cast<std::size_t>(stick)].shape == Shape::segment);
+      CHECK(max_abs(pose_position(P, stick) - parent) < 1e-12);
+      CHECK(max_abs(pose_end(P, stick) - x) < 1e-12);
+    }
+    // The last link has no child: a stick to its centre of mass (0, 0, 0.025).
+    CHECK(max_abs(pose_end(P, body_index(scene, "link7.to_com")) - (x + R * Eigen::Vector3d(0, 0, 0.025))) < 1e-12);
+    // The base stays put: its inertia solid (I = diag(0.02, 0.02, 0.03), 5 kg: a cylinder about z) at its centre of mass.
+    CHECK(scene.bodies[0].shape == Shape::cylinder);
+    CHECK(max_abs(pose_position(P, 0) - Eigen::Vector3d(0, 0, 0.03)) < 1e-15);
+    CHECK(max_abs(pose_position(P, body_index(scene, "a1.pivot")) - Eigen::Vector3d(0, 0, 0.06)) < 1e-15);
+  }
+}
+
+TEST_CASE("scene without visuals: the inertia solids at the centres of mass, along the principal axes (double pendulum, heavy top)") {
+  {
+    const auto dp = model("double_pendulum.toml");
+    const Scene scene = dp->scene();
+    REQUIRE(scene.bodies.size() == 5);  // two rods, two sticks, the pivot
+    // A thin uniform rod of 1 kg and 1 m (I = m L^2/12 across, 1e-4 along): a cylinder about z, L^2 = (12 I_across - 6 I_along) / m.
+    CHECK(scene.bodies[0].shape == Shape::cylinder);
+    CHECK(scene.bodies[0].size[1] == doctest::Approx(std::sqrt(12 * 0.08333333333333333 - 6e-4)).epsilon(1e-12));
+    Eigen::VectorXd y0(dp->size());
+    dp->initial_state(y0);
+    const Eigen::VectorXd y1 = run("multibody", description("double_pendulum.toml"), "rkmk4", 0.5, 1e-3).y;
+    for (const bool initial : {true, false}) {
+      const Eigen::VectorXd& y = initial ? y0 : y1;
+      const Eigen::VectorXd P = scene_poses_at(*dp, y);
+      // Joints about y: R = Ry(q), the upper rod from the origin, the lower from the elbow at Ry(q1) (0, 0, -1).
+      const Eigen::Matrix3d R1 = Eigen::AngleAxisd(y[0], Eigen::Vector3d::UnitY()).toRotationMatrix();
+      const Eigen::Matrix3d R2 = R1 * Eigen::AngleAxisd(y[2], Eigen::Vector3d::UnitY()).toRotationMatrix();
+      const Eigen::Vector3d elbow = R1 * Eigen::Vector3d(0, 0, -1), down(0, 0, -0.5);
+      CHECK(max_abs(pose_position(P, 0) - R1 * down) < 1e-14);
+      CHECK(max_abs(pose_position(P, 1) - (elbow + R2 * down)) < 1e-14);
+      CHECK(max_abs(pose_rotation(P, 0) - R1) < 1e-12);  // the cylinder's axis (its z) along the rod
+      CHECK(max_abs(pose_rotation(P, 1) - R2) < 1e-12);
+      CHECK(max_abs(pose_end(P, 2) - elbow) < 1e-14);                   // upper.to_elbow
+      CHECK(max_abs(pose_position(P, 3) - elbow) < 1e-14);              // lower.to_com
+      CHECK(max_abs(pose_end(P, 3) - (elbow + R2 * down)) < 1e-14);
+      CHECK(max_abs(pose_position(P, 4)) == 0);                         // the shoulder's pivot
+    }
+  }
+  {
+    // The heavy top on a spherical joint: the disc about the body's y axis at R c, as the heavy_top model draws it.
+    const auto top = model("heavy_top.toml");
+    const Scene scene = top->scene();
+    REQUIRE(scene.bodies.size() == 3);  // the disc, the stick to the centre of mass, the pivot
+    CHECK(scene.bodies[0].shape == Shape::cylinder);
+    CHECK(scene.bodies[0].size[0] == doctest::Approx(0.25).epsilon(1e-14));
+    const Eigen::VectorXd y = run("multibody", description("heavy_top.toml"), "rkmk4", 0.02, 1e-4).y;
+    const Eigen::VectorXd P = scene_poses_at(*top, y);
+    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());
+    CHECK(max_abs(R - R.transpose()) > 0.1);
+    CHECK(max_abs(pose_position(P, 0) - R.col(1)) < 1e-14);
+    CHECK(max_abs(pose_rotation(P, 0).col(2) - R.col(1)) < 1e-12);
+    CHECK(max_abs(pose_end(P, 1) - R.col(1)) < 1e-14);
+  }
+}
+
+TEST_CASE("scene from the descriptions' visuals: TOML visual tables and URDF visual, material and mesh") {
+  const std::string toml = write_file("visuals.toml", R"(gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "b"
+mass = 2.0
+com = [0.0, 0.0, -1.0]
+inertia = [0.1, 0.2, 0.25]
+visual = { shape = "box", size = [0.1, 0.2, 0.3], xyz = [0.0, 0.0, -1.0], rpy = [0.3, 0.0, 0.5], color = "#AA3377" }
+[[body]]
+name = "c"
+mass = 1.0
+com = [0.0, 0.0, 0.0]
+inertia = [0.1, 0.1, 0.1]
+[[body.visual]]
+shape = "capsule"
+size = [0.05, 0.4]
+[[body.visual]]
+shape = "sphere"
+size = [0.08]
+xyz = [0.0, 0.0, 0.2]
+[[joint]]
+name = "j"
+type = "spherical"
+parent = "world"
+child = "b"
+attitude0 = { axis_angle = [1.0, 2.0, 0.5, 0.7] }
+omega0 = [0.3, -0.5, 0.2]
+[[joint]]
+name = "k"
+type = "prismatic"
+parent = "b"
+child = "c"
+xyz = [0.2, 0.0, -1.0]
+axis = [1.0, 0.0, 0.0]
+q0 = 0.1
+v0 = 0.4
+)");
+  const auto m = make_model("multibody", description(toml));
+  const Scene scene = m->scene();
+  REQUIRE(scene.bodies.size() == 5);  // b's box, c's capsule and sphere, the stick from b to joint k (c's centre of mass is its origin), the pivot
+  CHECK(scene.bodies[0].name == "b");
+  CHECK(scene.bodies[0].shape == Shape::box);
+  CHECK(scene.bodies[0].size == std::array<double, 3>{0.1, 0.2, 0.3});
+  CHECK(scene.bodies[0].color == 0xaa3377u);
+  CHECK(scene.bodies[1].name == "c.visual1");
+  CHECK(scene.bodies[1].shape == Shape::capsule);
+  CHECK(scene.bodies[2].name == "c.visual2");
+  CHECK(scene.bodies[2].shape == Shape::sphere);
+  CHECK(scene.bodies[3].name == "b.to_k");
+  CHECK(scene.bodies[4].name == "j.pivot");
+  const Eigen::Matrix3d V = (Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitX())).toRotationMatrix();
+  Eigen::VectorXd y0(m->size());
+  m->initial_state(y0);
+  const Eigen::VectorXd y1 = run("multibody", description(toml), "rkmk4", 0.3, 1e-3).y;
+  for (const bool initial : {true, false}) {
+    const Eigen::VectorXd& y = initial ? y0 : y1;
+    const Eigen::VectorXd P = scene_poses_at(*m, y);
+    const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data());  // b: the spherical joint's R (world frame)
+    const Eigen::Vector3d c = R * Eigen::Vector3d(0.2 + y[12], 0, -1);  // c: slides along b's x axis by q
+    CHECK(max_abs(pose_position(P, 0) - R * Eigen::Vector3d(0, 0, -1)) < 1e-14);
+    CHECK(max_abs(pose_rotation(P, 0) - R * V) < 1e-12);
+    CHECK(max_abs(pose_position(P, 1) - c) < 1e-14);
+    CHECK(max_abs(pose_rotation(P, 1) - R) < 1e-12);
+    CHECK(max_abs(pose_position(P, 2) - (c + R * Eigen::Vector3d(0, 0, 0.2))) < 1e-14);
+    CHECK(max_abs(pose_end(P, 3) - R * Eigen::Vector3d(0.2, 0, -1)) < 1e-14);
+  }
+
+  const std::string urdf = write_file("visuals.urdf", R"(<?xml version="1.0"?>
+<robot name="r">
+  <material name="teal"><color rgba="0 0.5 0.5 1"/></material>
+  <link name="base"><visual><geometry><box size="0.4 0.4 0.1"/></geometry><material name="teal"/></visual></link>
+  <link name="arm">
+    <inertial>
+      <origin xyz="0 0 -0.5" rpy="0 0 0"/>
+      <mass value="1.0"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.01"/>
+    </inertial>
+    <visual><origin xyz="0 0 -0.5" rpy="0 0 0"/><geometry><mesh filename="package://r/arm.stl"/></geometry></visual>
+    <visual><origin xyz="0 0 -1" rpy="0 0 0"/><geometry><sphere radius="0.1"/></geometry>
+      <material name="tip"><color rgba="1 0 0 1"/></material></visual>
+  </link>
+  <joint name="j" type="revolute">
+    <parent link="base"/>
+    <child link="arm"/>
+    <origin xyz="0 0 0" rpy="0 0 0"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+</robot>
+)");
+  const auto u = make_model("multibody", description(urdf, {{"q0", "0.4"}}));
+  const Scene us = u->scene();
+  REQUIRE(us.bodies.size() == 5);  // the base's box, the arm's mesh (as its inertia solid) and sphere, the stick to the com, the pivot
+  CHECK(us.bodies[0].name == "base");
+  CHECK(us.bodies[0].shape == Shape::box);
+  CHECK(us.bodies[0].color == 0x008080u);
+  CHECK(us.bodies[1].name == "arm.visual1");
+  CHECK(us.bodies[1].shape == Shape::cylinder);  // I = diag(0.1, 0.1, 0.01): a rod about z
+  CHECK(us.bodies[2].shape == Shape::sphere);
+  CHECK(us.bodies[2].color == 0xff0000u);
+  Eigen::VectorXd uy(u->size());
+  u->initial_state(uy);
+  const Eigen::VectorXd P = scene_poses_at(*u, uy);
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  CHECK(max_abs(pose_position(P, 0)) == 0);
+  CHECK(max_abs(pose_position(P, 1) - R * Eigen::Vector3d(0, 0, -0.5)) < 1e-15);  // the inertia solid at the centre of mass
+  CHECK(max_abs(pose_position(P, 2) - R * Eigen::Vector3d(0, 0, -1)) < 1e-15);
 }

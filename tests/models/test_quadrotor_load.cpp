@@ -184,3 +184,82 @@ TEST_CASE("quadrotor_load: state layout and conventions block") {
   REQUIRE(model->space().generator(xi, y, G) == Status::ok);
   CHECK((F - G).norm() < 1e-12 * F.norm());
 }
+
+TEST_CASE("quadrotor_load: the scene follows the state (quadrotor i at y - L_i q_i with attitude R_i, links to the load; e3 down)") {
+  using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+  const Params p{{"theta1_0", "0.3,-0.2,0.5"}, {"theta2_0", "-0.4,0.1,0.2"}, {"L2", "0.7"}};
+  const auto model = test::make_model("quadrotor_load", p);
+  const Scene scene = model->scene();
+  REQUIRE(scene.bodies.size() == 17);  // per quadrotor: axes, two arms, four rotors; two links; the load
+  CHECK(scene.up == std::array<double, 3>{0, 0, -1});
+  CHECK(std::isnan(scene.ground));
+  CHECK(scene.paths.empty());  // open loop: no desired trajectory
+  CHECK(scene.extent == doctest::Approx(1.3));
+  for (int i = 0; i < 2; ++i) {
+    CHECK(scene.bodies[7 * i].shape == Shape::axes);
+    CHECK(scene.bodies[7 * i + 1].shape == Shape::box);
+    CHECK(scene.bodies[7 * i + 2].shape == Shape::box);
+    for (int k = 3; k < 7; ++k) CHECK(scene.bodies[static_cast<std::size_t>(7 * i + k)].shape == Shape::cylinder);
+    CHECK(scene.bodies[static_cast<std::size_t>(14 + i)].shape == Shape::segment);
+  }
+  CHECK(scene.bodies[16].name == "load");
+  CHECK(scene.bodies[16].shape == Shape::sphere);
+  const double d = scene.bodies[1].size[0] / 2;  // the arm: centre to rotor
+  const double L[] = {0.6, 0.7};
+  Eigen::VectorXd y0(42);
+  model->initial_state(y0);
+  const Eigen::VectorXd y1 = test::run("quadrotor_load", p, "rkmk4", 0.5, 1e-3).y;
+  std::vector<Eigen::Vector3d> rotor_offsets;  // body frame, at y0
+  for (const bool initial : {true, false}) {
+    const Eigen::VectorXd& y = initial ? y0 : y1;
+    Eigen::VectorXd P = Eigen::VectorXd::Constant(17 * pose_size, std::nan(""));
+    REQUIRE(model->scene_poses(0.0, y, P) == Status::ok);
+    REQUIRE(P.allFinite());
+    const Eigen::Vector3d load = y.head<3>();
+    for (int i = 0; i < 2; ++i) {
+      CAPTURE(i);
+      const Eigen::Matrix3d R = Eigen::Map<const RowMajor3>(y.data() + (i == 0 ? 6 : 18));
+      const Eigen::Vector3d x = load - L[i] * y.segment<3>(i == 0 ? 30 : 36);
+      for (int k = 0; k < 7; ++k) {
+        const auto q = P.segment<4>(pose_size * (7 * i + k) + 3);
+        CHECK(std::abs(q.norm() - 1) < 1e-12);
+        CHECK((Eigen::Quaterniond(q[3], q[0], q[1], q[2]).toRotationMatrix() - R).cwiseAbs().maxCoeff() < 1e-12);
+        const Eigen::Vector3d centre = P.segment<3>(pose_size * (7 * i + k));
+        if (k < 3) {
+          CHECK((centre - x).norm() < 1e-14);
+        } else {
+          // Rotor k - 3 at a fixed place in the body frame: an arm tip, above the arms (-e3 is up).
+          const Eigen::Vector3d body = R.transpose() * (centre - x);
+          if (initial) rotor_offsets.push_back(body);
+          else CHECK((body - rotor_offsets[static_cast<std::size_t>(4 * i + k - 3)]).norm() < 1e-12);
+          CHECK(std::hypot(body[0], body[1]) == doctest::Approx(d).epsilon(1e-12));
+          CHECK(std::min(std::abs(body[0]), std::abs(body[1])) < 1e-12);
+          CHECK(body[2] < 0);
+        }
+      }
+      // Link i from the quadrotor to the load.
+      CHECK((P.segment<3>(pose_size * (14 + i)) - x).norm() < 1e-14);
+      CHECK((P.segment<3>(pose_size * (14 + i) + 3) - load).norm() == 0);
+    }
+    CHECK((P.segment<3>(pose_size * 16) - load).norm() == 0);
+  }
+  // The four rotors sit at the four arm tips.
+  REQUIRE(rotor_offsets.size() == 8);
+  for (int i = 0; i < 2; ++i) {
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 4; ++k) sum += rotor_offsets[static_cast<std::size_t>(4 * i + k)];
+    CHECK(std::hypot(sum[0], sum[1]) < 1e-12);
+  }
+
+  // Under tracking the desired load trajectory is drawn from the observables y_d.
+  const auto tracked = test::make_model("quadrotor_load", {{"control", "tracking"}});
+  const Scene t = tracked->scene();
+  REQUIRE(t.paths.size() == 1);
+  CHECK(t.paths[0].x == "yd_x");
+  CHECK(t.paths[0].y == "yd_y");
+  CHECK(t.paths[0].z == "yd_z");
+  std::vector<std::string> observables;
+  for (const auto& o : tracked->observables()) observables.push_back(o.name);
+  for (const std::string* name : {&t.paths[0].x, &t.paths[0].y, &t.paths[0].z})
+    CHECK(std::find(observables.begin(), observables.end(), *name) != observables.end());
+}

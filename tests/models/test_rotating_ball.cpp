@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -278,4 +280,35 @@ TEST_CASE("rotating_ball and oscillator: the conventions block") {
     for (const auto& key : {"SPACE", "GROUP", "ACTION", "GENERATOR", "EMBEDDING", "INVARIANTS", "PARAMETERS", "SOURCE"})
       CHECK_MESSAGE(c.find(key) != std::string::npos, name << " lacks " << key);
   }
+}
+
+TEST_CASE("rotating_ball: the scene follows the state (ball and body axes with attitude R, spatial angular velocity R w)") {
+  // Off-axis spin: R w differs from R^T w and from w, and R from R^T.
+  const Params p = with(ball_common, {{"w0_perp", "0.8,-0.4,0"}});
+  const auto model = test::make_model("rotating_ball", p);
+  const Scene scene = model->scene();
+  REQUIRE(scene.bodies.size() == 3);
+  CHECK(scene.bodies[0].shape == Shape::sphere);
+  CHECK(scene.bodies[1].shape == Shape::axes);
+  CHECK(scene.bodies[1].size[0] > scene.bodies[0].size[0]);  // the axes stand out of the ball
+  CHECK(scene.bodies[2].name == "angular_velocity");
+  CHECK(scene.bodies[2].shape == Shape::arrow);
+  Eigen::VectorXd y0(12);
+  model->initial_state(y0);
+  const double w0 = y0.tail<3>().norm();
+  const Eigen::VectorXd y1 = test::run("rotating_ball", p, "rkmk4", 1.0, 1e-2).y;
+  for (const Eigen::VectorXd& y : {y0, y1}) {
+    Eigen::VectorXd P(3 * pose_size);
+    REQUIRE(model->scene_poses(0.0, y, P) == Status::ok);
+    const Eigen::Matrix3d R = rotation(y);
+    for (int k : {0, 1}) {
+      const auto q = P.segment<4>(pose_size * k + 3);
+      CHECK(std::abs(q.norm() - 1) < 1e-12);
+      CHECK((Eigen::Quaterniond(q[3], q[0], q[1], q[2]).toRotationMatrix() - R).cwiseAbs().maxCoeff() < 1e-12);
+      CHECK(P.segment<3>(pose_size * k).norm() == 0);  // the centre is fixed
+    }
+    CHECK(P.segment<3>(2 * pose_size).norm() == 0);
+    CHECK((P.segment<3>(2 * pose_size + 3) - 0.9 / w0 * (R * y.tail<3>())).cwiseAbs().maxCoeff() < 1e-14);
+  }
+  CHECK((rotation(y1) - rotation(y1).transpose()).cwiseAbs().maxCoeff() > 0.1);
 }

@@ -188,10 +188,15 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
   for (std::size_t k = 0; k < runs.size(); ++k) {
     SeriesReader reader(runs[k].series);
     const auto& cols = reader.columns();
-    if (cols.size() < static_cast<std::size_t>(n) + 1 || cols[0] != "t" ||
-        !std::equal(state.begin(), state.end(), cols.begin() + 1))
-      throw Error(fmt::format("view: the series '{}' is not of this model: its columns are {}, the model's state is t, {}", runs[k].series,
-                              fmt::join(cols.begin(), cols.begin() + std::min<std::size_t>(cols.size(), n + 1), ", "), fmt::join(state, ", ")));
+    // t, the state, then the invariants (CsvWriter's order): a series of a larger instance (a longer
+    // chain) has the state as a prefix, its next column tells it apart.
+    std::vector<std::string> expected{"t"};
+    expected.insert(expected.end(), state.begin(), state.end());
+    for (const auto& i : model.invariants()) expected.push_back(i.name);
+    if (cols.size() < expected.size() || !std::equal(expected.begin(), expected.end(), cols.begin()))
+      throw Error(fmt::format("view: the series '{}' is not of this model (with these parameters): its columns begin {}, the model's "
+                              "are {}", runs[k].series, fmt::join(cols.begin(), cols.begin() + std::min(cols.size(), expected.size()), ", "),
+                              fmt::join(expected, ", ")));
     std::vector<std::size_t> shown_at;  // where the shown columns are in this series
     std::vector<std::string> shown_here;
     for (const auto& name : shown)
