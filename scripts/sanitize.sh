@@ -25,6 +25,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # binaries; test_deb packages the build (the ordinary build's package is the one shipped and tested);
 # test_readme_commands and test_guide_walkthrough build a plugin out of tree against the build, like
 # test_sdk, and check the set-up paths and the plugin guide, which the ordinary build covers;
-# test_view_page and test_strobe run no liesim code (the page in Chromium, the strobe script), and
-# test_view spends its time in Chromium and matplotlib: test_scenes runs the view code sanitized.
-ctest --output-on-failure -j"$jobs" --timeout 1800 -E '^(test_sundials_leaks|test_deb|test_readme_commands|test_guide_walkthrough|test_view_page|test_strobe|test_view)$'
+# test_strobe runs no liesim code (the strobe script), and test_view spends its time in Chromium
+# and matplotlib: test_scenes runs the view code sanitized.
+ctest --output-on-failure -j"$jobs" --timeout 1800 -E '^(test_sundials_leaks|test_deb|test_readme_commands|test_guide_walkthrough|test_strobe|test_view)$'

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks a liesim viewer page (framework/share/viewer/view.html filled in) in headless Chromium.
 
-    browser_check.py VIEW.html [--keep DIR] [--min-frames N] [--timeout S] [--chromium PATH]
+    browser_check.py VIEW.html... [--keep DIR] [--min-frames N] [--timeout S] [--chromium PATH]
 
 1. Statically: the page is self-contained (no http://, https:// or //host address in a src or href
    attribute or a CSS url() outside the inline scripts) and no template marker is left.
@@ -20,7 +20,8 @@ empty.png, side.png), each page's console (NAME.console.txt) and Chromium's stde
 
 One Chromium, with a fresh temporary profile, opens the pages one after the other, driven through
 the DevTools protocol on a pipe (--remote-debugging-pipe: stdlib only, no port, no websocket); the
-whole session is killed (its process group) after --timeout seconds (default 60). Each Chromium
+whole session is killed (its process group) after --timeout seconds per page (default 60). With
+several pages, --keep DIR keeps each page's files in DIR/K-NAME. Each Chromium
 start and each page's first WebGL context cost seconds on a CPU-only machine, hence one browser
 for all pages rather than one --screenshot / --dump-dom launch per page. The flags, and why each
 is there, are in CHROMIUM_FLAGS. Run with Debian's /usr/bin/python3 (stdlib and PIL).
@@ -329,16 +330,15 @@ def different_share(a, b):
 
 # ---------------------------------------------------------------------------------------- main
 
-def check(args, shots, log):
-    with open(args.page, encoding="utf-8", errors="replace") as fh:
+def check(args, path, browser, shots, log):
+    """The problems of one page (an empty list: it passed), in a tab of the running `browser`."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
         problems = static_problems(fh.read())
     if problems:
         return problems
-    url = pathlib.Path(os.path.abspath(args.page)).as_uri()
+    url = pathlib.Path(os.path.abspath(path)).as_uri()
     shot = lambda name: os.path.join(shots, f"{name}.png")
-    browser = Browser(args.chromium, args.timeout, args.keep)
-    try:
-        log(f"chromium {browser.call('Browser.getVersion').get('product', '?')}")
+    if True:
 
         # Playing.
         page = Page(browser, "play", url)
@@ -346,7 +346,7 @@ def check(args, shots, log):
                                   f"advance {args.min_frames} frames")
         log(f"play: {status}")
         page.screenshot(shot("play"))  # whatever the status: for the human reading --keep
-        problems += page.problems(args.keep)
+        problems += page.problems(shots if args.keep else None)
         page.close()
         m = re.search(r"frame=(\d+)/(\d+) steps=(\d+)", status)
         if not status.startswith("liesim-view ok") or not m:
@@ -373,12 +373,10 @@ def check(args, shots, log):
                 problems.append(f"{name}: asked for frame {k}, the page reports \"{status}\"")
             else:
                 page.screenshot(shot(name))
-            problems += page.problems(args.keep)
+            problems += page.problems(shots if args.keep else None)
             page.close()
         if problems:
             return problems
-    finally:
-        browser.close()
 
     pairs = [("frame", "empty", "the bodies are not drawn")]
     if runs > 1:
@@ -395,46 +393,62 @@ def check(args, shots, log):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("page", help="the viewer page (HTML)")
+    ap.add_argument("pages", nargs="+", metavar="page", help="viewer pages (HTML), checked in one Chromium")
     ap.add_argument("--keep", metavar="DIR", help="keep the screenshots and console logs in DIR")
     ap.add_argument("--min-frames", type=int, default=10, metavar="N",
                     help="frames the page must advance while playing (default 10)")
     ap.add_argument("--timeout", type=float, default=60, metavar="S",
-                    help="kill chromium after S seconds (default 60)")
+                    help="kill chromium after S seconds per page (default 60)")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"), metavar="PATH")
     args = ap.parse_args()
 
     def log(text):
         print(f"browser_check: {text}", flush=True)
 
-    if not os.path.isfile(args.page):
-        print(f"browser_check: FAIL: no such file: {args.page}", file=sys.stderr)
-        return 2
+    for page in args.pages:
+        if not os.path.isfile(page):
+            print(f"browser_check: FAIL: no such file: {page}", file=sys.stderr)
+            return 2
     if not shutil.which(args.chromium):
         print(f"browser_check: FAIL: cannot find chromium ({args.chromium}): install Debian's chromium "
               "(scripts/install-deps.sh does)", file=sys.stderr)
         return 1
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    shots = args.keep or tempfile.mkdtemp(prefix="liesim-view-check-")
-    start = time.monotonic()
+    root = args.keep or tempfile.mkdtemp(prefix="liesim-view-check-")
+    failed = 0
+    browser = None
     try:
-        problems = check(args, shots, log)
+        # One Chromium for every page (its start and software WebGL take most of the time); a tab per picture.
+        browser = Browser(args.chromium, args.timeout * len(args.pages), args.keep)
+        log(f"chromium {browser.call('Browser.getVersion').get('product', '?')}")
+        for index, page in enumerate(args.pages):
+            shots = os.path.join(root, f"{index + 1}-{os.path.basename(page)}") if len(args.pages) > 1 else root
+            os.makedirs(shots, exist_ok=True)
+            start = time.monotonic()
+            try:
+                problems = check(args, page, browser, shots, log)
+            except Failure as e:
+                problems = [str(e)]
+            elapsed = time.monotonic() - start
+            if problems:
+                failed += 1
+                print(f"browser_check: FAIL ({page}, {elapsed:.1f} s):", file=sys.stderr)
+                for p in problems:
+                    print(f"  - {p}", file=sys.stderr)
+                if args.keep:
+                    print(f"  screenshots and console logs: {shots}", file=sys.stderr)
+            else:
+                log(f"ok ({page}, {elapsed:.1f} s)")
     except Failure as e:
-        problems = [str(e)]
+        print(f"browser_check: FAIL: {e}", file=sys.stderr)
+        failed += 1
     finally:
+        if browser is not None:
+            browser.close()
         if not args.keep:
-            shutil.rmtree(shots, ignore_errors=True)
-    elapsed = time.monotonic() - start
-    if problems:
-        print(f"browser_check: FAIL ({args.page}, {elapsed:.1f} s):", file=sys.stderr)
-        for p in problems:
-            print(f"  - {p}", file=sys.stderr)
-        if args.keep:
-            print(f"  screenshots and console logs: {args.keep}", file=sys.stderr)
-        return 1
-    log(f"ok ({args.page}, {elapsed:.1f} s)")
-    return 0
+            shutil.rmtree(root, ignore_errors=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -30,10 +30,10 @@ cd "$work" || exit 1
 "$liesim" run --model quadrotor_load --param control=tracking --integrator rkmk4 --step 0.01 --t-end 5 --view quad.html \
   > /dev/null || fail "run --view quadrotor_load tracking"
 [ -f top.html.series.csv ] && fail "run --view left its temporary series behind"
+# With them, in the same Chromium, a synthetic page of every shape (tests/view/sample_view.py).
+"$python" "$here/sample_view.py" shapes.html > /dev/null || fail "sample_view.py"
+"$python" "$here/browser_check.py" top.html quad.html shapes.html || fail "browser_check"
 for page in top.html quad.html; do
-  if ! "$python" "$here/browser_check.py" "$page" --keep "$work/shots-$page"; then
-    fail "browser_check $page"
-  fi
   # Self-contained: no external address in an attribute (browser_check checks it too), and three.js inside.
   grep -q "three.js r111" "$page" || fail "$page: three.js is not embedded"
 done

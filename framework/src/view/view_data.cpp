@@ -138,6 +138,8 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
 
   // Run 0 chooses the frames: its samples thinned evenly to the budget, or those nearest the given times.
   std::vector<double> times;
+  Eigen::VectorXd obs(model.observable_count());
+  std::vector<std::vector<double>> path_points(scene.paths.size());
   {
     SeriesReader first(runs[0].series);
     const long rows = count_rows(runs[0].series);
@@ -148,7 +150,17 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
     const bool chosen = !options.times.empty() || options.exposures > 1;
     const bool thin = !chosen && static_cast<std::size_t>(rows) > budget;
     const long stride = thin ? (rows - 2) / static_cast<long>(budget - 1) + 1 : 1;  // ceil((rows - 1) / (budget - 1))
+    // The paths (a desired trajectory): the observables at up to 2000 of run 0's samples, whatever the frames.
+    const long path_stride = (rows - 1) / 2000 + 1;
+    Eigen::VectorXd y0(n);
     for (long r = 0; first.next(row); ++r) {
+      if (!scene.paths.empty() && (r % path_stride == 0 || r == rows - 1)) {
+        for (int i = 0; i < n && i + 1 < static_cast<int>(row.size()); ++i) y0[i] = row[1 + i];
+        if (y0.allFinite() && model.evaluate_observables(row[0], y0, obs) == Status::ok)
+          for (std::size_t p = 0; p < scene.paths.size(); ++p)
+            for (const std::string* name : {&scene.paths[p].x, &scene.paths[p].y, &scene.paths[p].z})
+              path_points[p].push_back(obs[std::find(observable_names.begin(), observable_names.end(), *name) - observable_names.begin()]);
+      }
       if (chosen) {
         all_times.push_back(row[0]);
       } else if (!thin) {
@@ -183,8 +195,6 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
   std::vector<Eigen::VectorXd> states0(times.size());  // run 0's states at the frames, for distances
   const std::size_t bodies = scene.bodies.size();
   Eigen::VectorXd poses(pose_size * static_cast<Eigen::Index>(bodies)), y(n);
-  Eigen::VectorXd obs(model.observable_count());
-  std::vector<std::vector<double>> path_points(scene.paths.size());
   for (std::size_t k = 0; k < runs.size(); ++k) {
     SeriesReader reader(runs[k].series);
     const auto& cols = reader.columns();
@@ -241,10 +251,6 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
       if (k == 0) {
         states0[f] = y;
         run["distance"].push_back(nullptr);
-        if (!scene.paths.empty() && model.evaluate_observables(held[0], y, obs) == Status::ok)
-          for (std::size_t p = 0; p < scene.paths.size(); ++p)
-            for (const std::string* name : {&scene.paths[p].x, &scene.paths[p].y, &scene.paths[p].z})
-              path_points[p].push_back(obs[std::find(observable_names.begin(), observable_names.end(), *name) - observable_names.begin()]);
       } else {
         // Where the two have no sample at the same time, the last distance measured holds (as the poses do).
         const bool comparable = at_frame && states0[f].size() == n && y.allFinite() && states0[f].allFinite();
