@@ -138,11 +138,11 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
 
   // Run 0 chooses the frames: its samples thinned evenly to the budget, or those nearest the given times.
   std::vector<double> times;
+  const long rows = count_rows(runs[0].series);  // run 0's samples: the thinning's stride, and what the page says
   Eigen::VectorXd obs(model.observable_count());
   std::vector<std::vector<double>> path_points(scene.paths.size());
   {
     SeriesReader first(runs[0].series);
-    const long rows = count_rows(runs[0].series);
     if (rows == 0) throw Error(fmt::format("view: the series '{}' has no rows", runs[0].series));
     std::vector<double> all_times;
     std::vector<double> row;
@@ -189,8 +189,7 @@ json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewO
   json doc = {{"format", "liesim-view 1"}, {"title", options.title}, {"scene", scene_json(scene)}, {"times", json::array()},
               {"thinned", nullptr}, {"columns", json::array()}, {"runs", json::array()}};
   for (double t : times) doc["times"].push_back(t);
-  const long rows0 = count_rows(runs[0].series);
-  if (options.times.empty() && options.exposures <= 1 && static_cast<std::size_t>(rows0) > times.size()) doc["thinned"] = {{"frames", times.size()}, {"samples", rows0}};
+  if (options.times.empty() && options.exposures <= 1 && static_cast<std::size_t>(rows) > times.size()) doc["thinned"] = {{"frames", times.size()}, {"samples", rows}};
 
   std::vector<Eigen::VectorXd> states0(times.size());  // run 0's states at the frames, for distances
   const std::size_t bodies = scene.bodies.size();
