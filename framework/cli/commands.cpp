@@ -129,13 +129,16 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
   const auto options = family->integrator->options(name);
   const auto control = info.self_controlled || info.embedded_order == 0 ? std::vector<SettingSpec>{} : step_control_options(options);
   fmt::print("method {} (family {} {}, {})\n{}\n", info.name, family->name, family->version, family->file, info.summary);
-  fmt::print("order {}{}; {}; {}\n", info.order,
-             info.self_controlled ? ", its own adaptive error control (--rtol/--atol)"
-             : info.embedded_order ? fmt::format(", embedded order {} (adaptive with --rtol/--atol)", info.embedded_order)
-                                   : ", fixed step (--step)",
+  const bool from_table = info.order == 0 && std::any_of(options.begin(), options.end(), [](const SettingSpec& o) { return o.name == "tableau"; });
+  fmt::print("{}; {}; {}\n",
+             from_table ? std::string("order and embedded order: its table's (--tableau FILE, checked when read; docs/tableaux.md)")
+             : fmt::format("order {}{}", info.order,
+                           info.self_controlled  ? ", its own adaptive error control (--rtol/--atol)"
+                           : info.embedded_order ? fmt::format(", embedded order {} (adaptive with --rtol/--atol)", info.embedded_order)
+                                                 : ", fixed step (--step)"),
              info.lie_group ? "Lie group method (advances through the action, stays on M)" : "classical method in embedding coordinates",
              info.self_controlled ? "own step control and output times" : "stepped by the liesim kernel");
-  if (!info.self_controlled)
+  if (!info.self_controlled && !from_table)
     fmt::print("dense output (--outputs, --output-times, --output-grid): interpolant of order {} inside a step, {}\n", info.dense_order,
                info.dense_order < info.order ? fmt::format("a continuous extension (output keeps the method's order {})", info.order)
                                              : std::string("the method's own order"));
@@ -175,7 +178,7 @@ std::string file_identity(const std::string& path) {
 int run(const Registry& registry, const std::vector<std::string>& args) {
   RunRequest req;
   std::vector<std::string> params, options;
-  std::string output, summary, steps, output_times, events_file, view;
+  std::string output, summary, steps, output_times, events_file, view, tableau;
   long output_every = 1, invariants_every = 1;
   double output_grid_dt = 0.0;
   double run_timeout = 0.0;
@@ -184,6 +187,8 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
       "integrator", po::value(&req.method)->required(), "integrator method name")(
       "param", po::value(&params)->composing(), "model parameter KEY=VALUE (repeatable)")(
       "option", po::value(&options)->composing(), "integrator option KEY=VALUE (repeatable)")(
+      "tableau", po::value(&tableau),
+      "coefficient table FILE (TOML, docs/tableaux.md) of methods rk and rkmk: the option tableau=FILE, the path from this folder")(
       "t-end", po::value(&req.t_end)->default_value(1.0), "final time")("step", po::value(&req.step), "fixed step size")(
       "rtol", po::value(&req.rtol), "relative tolerance")("atol", po::value(&req.atol), "absolute tolerance")(
       "output", po::value(&output), "CSV time series")("summary", po::value(&summary), "JSON run summary")(
@@ -231,6 +236,10 @@ int run(const Registry& registry, const std::vector<std::string>& args) {
   for (const auto& o : options) {
     auto [k, v] = parse_assignment(o, "--option");
     req.options[k] = v;
+  }
+  if (!tableau.empty()) {
+    if (req.options.contains("tableau")) throw Error("run: give the table once, as --tableau FILE or as --option tableau=FILE");
+    req.options["tableau"] = std::filesystem::absolute(tableau).lexically_normal().string();
   }
   if (req.solver_outputs < 1 || req.solver_outputs > 10'000'000)
     throw Error(fmt::format("--outputs must be in [1, 10000000] (got {})", req.solver_outputs));

@@ -39,6 +39,9 @@ PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
     (control ? control_given : divergence ? divergence_given : family_given)[k] = v;
   }
   p.options = Settings(family_specs, family_given, what);
+  // The method as its options complete it (the orders of a table read from a file), checked now.
+  child_stage(fmt::format("completing method '{}' with its options", r.method));
+  p.method = family->integrator->resolved(info, p.options);
   p.control = Settings(control_specs, control_given, "step-control option");
   p.divergence = Settings(divergence_specs, divergence_given, "divergence option");
 
@@ -52,7 +55,7 @@ PreparedRun prepare_method(const Registry& registry, const RunRequest& r) {
   if (fixed && tolerances) throw Error("give either --step or --rtol/--atol, not both");
   if (tolerances && (!(r.atol > 0) || r.rtol < 0 || !std::isfinite(r.rtol) || !std::isfinite(r.atol)))
     throw Error(fmt::format("tolerances must be finite with --atol > 0 and --rtol >= 0 (got rtol = {}, atol = {})", r.rtol, r.atol));
-  if (tolerances && !info.self_controlled && info.embedded_order == 0)
+  if (tolerances && !info.self_controlled && p.method.embedded_order == 0)
     throw Error(fmt::format("method '{}' has no error estimate and runs with a fixed step only: use --step H, or an adaptive method", r.method));
 
   p.spec.t0 = r.t0;

@@ -23,6 +23,8 @@ std::string run_summary_json(const PreparedRun& run, const RunResult& r, const I
   if (!error.empty()) j["error"] = error;
   j["model"] = run.model_plugin->name;
   j["integrator"] = run.method.name;
+  // The method as its options made it (rk and rkmk: the orders and name of their table file).
+  j["method"] = {{"summary", run.method.summary}, {"order", run.method.order}, {"embedded_order", run.method.embedded_order}};
   j["parameters"] = run.parameters.values();
   json options = run.options.values();
   for (const auto& [k, v] : kernel_option_values(run)) options[k] = v;

@@ -209,6 +209,17 @@ const ContinuousExtension* continuous_extension(const ButcherTableau& tableau) {
   return nullptr;
 }
 
+RungeKuttaTable runge_kutta_table(const ButcherTableau& t) {
+  RungeKuttaTable r{std::string(t.name), t.stages, t.order, t.embedded_order, {}, {}, {}, {}, continuous_extension(t)};
+  for (int i = 0; i < t.stages; ++i) {
+    r.c.push_back(t.c[i]);
+    r.b.push_back(t.b[i]);
+    r.b_hat.push_back(t.b_hat[i]);
+    for (int j = 0; j < t.stages; ++j) r.A.push_back(t.A[i][j]);
+  }
+  return r;
+}
+
 std::span<const CommutatorTerm> casas_owren_rkmk4_commutators() { return casas_owren; }
 
 ButcherTableau consistent_butcher(const CommutatorFreeScheme& s) {

@@ -5,18 +5,20 @@
 
 namespace liesim::classical_rk {
 
-ErkStepper::ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedded_solution)
-    : tab_(tableau), dense_(embedded_solution ? nullptr : continuous_extension(tableau)), adaptive_(adaptive), embedded_solution_(embedded_solution) {}
+ErkStepper::ErkStepper(RungeKuttaTable tableau, bool adaptive, bool embedded_solution)
+    : tab_(std::move(tableau)), dense_(embedded_solution ? nullptr : tab_.dense), adaptive_(adaptive), embedded_solution_(embedded_solution) {}
 
 Status ErkStepper::init(Model& model, std::string& error) noexcept {
   try {
     model_ = &model;
     // Without an error estimate, only the stages the update uses.
     used_stages_ = adaptive_ ? tab_.stages : stages_needed(tab_, embedded_solution_ ? tab_.b_hat : tab_.b);
+    error_weights_.assign(tab_.stages, 0.0);
+    moves_.assign(tab_.stages, false);
+    dense_weights_.assign(tab_.stages, 0.0);
     for (int i = 0; i < tab_.stages; ++i) {
       error_weights_[i] = tab_.b[i] - tab_.b_hat[i];
-      moves_[i] = false;
-      for (int j = 0; j < i; ++j) moves_[i] = moves_[i] || tab_.A[i][j] != 0.0;
+      for (int j = 0; j < i; ++j) moves_[i] = moves_[i] || tab_.row(i)[j] != 0.0;
     }
     K_.setZero(model.size(), tab_.stages);
     Y_.setZero(model.size());
@@ -29,7 +31,7 @@ Status ErkStepper::init(Model& model, std::string& error) noexcept {
 
 [[gnu::always_inline]] inline Status ErkStepper::stage(int i, double t, double h, ConstVec y) noexcept {
   if (!moves_[i]) return model_->vector_field(t + tab_.c[i] * h, y, K_.col(i));  // Y_i = y_n: no copy
-  sdk::stage_sum(Y_, y, K_, tab_.A[i], i, h);
+  sdk::stage_sum(Y_, y, K_, tab_.row(i), i, h);
   return model_->vector_field(t + tab_.c[i] * h, Y_, K_.col(i));
 }
 
@@ -40,9 +42,9 @@ Status ErkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noex
     if (s != Status::ok) return s;
   }
   computed_stages_ = used_stages_;
-  const double* w = embedded_solution_ ? tab_.b_hat : tab_.b;
+  const double* w = embedded_solution_ ? tab_.b_hat.data() : tab_.b.data();
   sdk::stage_sum(y_new, y, K_, w, used_stages_, h);
-  if (adaptive_) sdk::stage_sum(err, K_, error_weights_, tab_.stages, h);
+  if (adaptive_) sdk::stage_sum(err, K_, error_weights_.data(), tab_.stages, h);
   return Status::ok;
 }
 
@@ -53,9 +55,8 @@ Status ErkStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, d
     const Status s = stage(computed_stages_, t, h, y);
     if (s != Status::ok) return s;
   }
-  double w[max_stages];
-  for (int i = 0; i < tab_.stages; ++i) w[i] = dense_->weight(i, theta);
-  sdk::stage_sum(out, y, K_, w, tab_.stages, h);
+  for (int i = 0; i < tab_.stages; ++i) dense_weights_[i] = dense_->weight(i, theta);
+  sdk::stage_sum(out, y, K_, dense_weights_.data(), tab_.stages, h);
   return Status::ok;
 }
 

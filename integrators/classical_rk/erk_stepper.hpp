@@ -9,7 +9,7 @@ namespace liesim::classical_rk {
 /// Explicit RK stepper in R^n; embedded pairs estimate the error in the embedding.
 class ErkStepper final : public sdk::Stepper {
  public:
-  ErkStepper(const ButcherTableau& tableau, bool adaptive, bool embedded_solution);
+  ErkStepper(RungeKuttaTable tableau, bool adaptive, bool embedded_solution);
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::embedding : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
@@ -21,14 +21,15 @@ class ErkStepper final : public sdk::Stepper {
   /// Stage i of the step from (t, y) with h, from the stages before it.
   Status stage(int i, double t, double h, ConstVec y) noexcept;
 
-  const ButcherTableau& tab_;
+  RungeKuttaTable tab_;
   const ContinuousExtension* dense_;  ///< nullptr: interpolation repeats the step
   int computed_stages_ = 0;           ///< stages of the last step in K_ (the extension may need more)
   bool adaptive_;
   bool embedded_solution_;
   int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)
-  double error_weights_[max_stages] = {};  ///< b - b_hat: the error estimate's weights
-  bool moves_[max_stages] = {};            ///< stage i has a non-zero A[i][j] (else Y_i = y_n)
+  std::vector<double> error_weights_;  ///< b - b_hat: the error estimate's weights
+  std::vector<char> moves_;            ///< stage i has a non-zero A[i][j] (else Y_i = y_n)
+  std::vector<double> dense_weights_;  ///< b_i(theta) of an interpolation
   Model* model_ = nullptr;
   Eigen::MatrixXd K_;  // n x s
   Eigen::VectorXd Y_;

@@ -2,6 +2,7 @@
 #include "erk_stepper.hpp"
 
 #include <liesim/plugin.hpp>
+#include <liesim/tableau_file.hpp>
 
 #include <fmt/format.h>
 
@@ -14,11 +15,13 @@ namespace {
 struct Entry {
   const char* name;
   const char* summary;
-  const char* table;
+  const char* table;  // nullptr: the table file of option `tableau`
   bool adaptive;
 };
 
-constexpr std::array<Entry, 11> entries{{
+constexpr std::array<Entry, 12> entries{{
+    {"rk", "explicit Runge–Kutta with a coefficient table read from a file (--tableau FILE; adaptive when it has an embedded pair)",
+     nullptr, true},
     {"euler", "explicit Euler", "EULER_1_1", false},
     {"heun", "Heun's second-order method", "HEUN_EULER_2_2_1", false},
     {"rk3", "Kutta's third-order method", "KUTTA_3_3", false},
@@ -38,6 +41,14 @@ const Entry* find(const std::string& name) {
   return nullptr;
 }
 
+/// The method entry of a table.
+MethodInfo method_info(const Entry& e, const RungeKuttaTable& t) {
+  const bool adaptive = e.adaptive && t.embedded_order > 0;
+  MethodInfo m{e.name, fmt::format("{} [{}]", e.summary, t.name), t.order, adaptive ? t.embedded_order : 0, false, false, {}, false, ""};
+  m.dense_order = t.dense != nullptr ? t.dense->order : t.order;  // else the step repeated with theta h
+  return m;
+}
+
 class ClassicalRkFamily final : public sdk::IntegratorFamily {
  public:
   std::string summary() const override { return "classical explicit Runge–Kutta methods on the embedded vector field"; }
@@ -45,10 +56,12 @@ class ClassicalRkFamily final : public sdk::IntegratorFamily {
   std::vector<MethodInfo> methods() const override {
     std::vector<MethodInfo> out;
     for (const auto& e : entries) {
-      const ButcherTableau* t = find_butcher(e.table);
-      MethodInfo m{e.name, fmt::format("{} [{}]", e.summary, e.table), t->order, e.adaptive ? t->embedded_order : 0, false, false, {}, false, ""};
-      const ContinuousExtension* dense = continuous_extension(*t);
-      m.dense_order = dense != nullptr ? dense->order : t->order;  // else the step repeated with theta h
+      if (e.table != nullptr) {
+        out.push_back(method_info(e, runge_kutta_table(*find_butcher(e.table))));
+        continue;
+      }
+      // Orders from the table file (resolved_method); listed as the embedded-pair method it can be.
+      MethodInfo m{e.name, e.summary, 0, 0, false, false, {}, false, ""};
       out.push_back(std::move(m));
     }
     return out;
@@ -56,9 +69,19 @@ class ClassicalRkFamily final : public sdk::IntegratorFamily {
 
   std::vector<SettingSpec> options(const std::string& method) const override {
     const Entry* e = find(method);
-    if (e && find_butcher(e->table)->embedded_order > 0)
-      return {{"solution", "main", "", "advance with the main or the embedded solution: main|embedded"}};
-    return {};
+    if (e == nullptr) return {};
+    std::vector<SettingSpec> o;
+    if (e->table == nullptr)
+      o.push_back({"tableau", "", "", "the coefficient table: a TOML file (docs/tableaux.md), checked at load for the orders it claims"});
+    if (e->table == nullptr || find_butcher(e->table)->embedded_order > 0)
+      o.push_back({"solution", "main", "", "advance with the main or the embedded solution: main|embedded"});
+    return o;
+  }
+
+  MethodInfo resolved_method(const std::string& method, const Settings& options) const override {
+    const Entry* e = find(method);
+    if (!e) throw Error(fmt::format("classical_rk has no method '{}'", method));
+    return method_info(*e, method_table(e->table, options, e->name));
   }
 
   sdk::Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept override {
@@ -66,7 +89,11 @@ class ClassicalRkFamily final : public sdk::IntegratorFamily {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("classical_rk has no method '{}'", method));
       const bool embedded = options.has("solution") && options.choice("solution", {"main", "embedded"}) == "embedded";
-      return new ErkStepper(*find_butcher(e->table), e->adaptive, embedded);
+      RungeKuttaTable t = method_table(e->table, options, e->name);
+      if (embedded && t.embedded_order == 0)
+        throw Error(fmt::format("table '{}' has no embedded weights: solution=embedded needs b_embedded", t.name));
+      const bool adaptive = e->adaptive && t.embedded_order > 0;
+      return new ErkStepper(std::move(t), adaptive, embedded);
     } catch (const std::exception& ex) {
       error = ex.what();
       return nullptr;

@@ -3,6 +3,7 @@
 #include "rkmk_stepper.hpp"
 
 #include <liesim/plugin.hpp>
+#include <liesim/tableau_file.hpp>
 
 #include <fmt/format.h>
 
@@ -19,11 +20,13 @@ struct Entry {
   const char* name;
   const char* summary;
   Kind kind;
-  const char* table;
-  bool adaptive;  // uses the table's embedded pair for step-size control
+  const char* table;  // nullptr: the table file of option `tableau` (Kind::rkmk)
+  bool adaptive;      // uses the table's embedded pair for step-size control (if it has one)
 };
 
-constexpr std::array<Entry, 16> entries{{
+constexpr std::array<Entry, 17> entries{{
+    {"rkmk", "RKMK with a coefficient table read from a file (--tableau FILE; adaptive when it has an embedded pair)", Kind::rkmk,
+     nullptr, true},
     {"lie_euler", "Lie–Euler: y1 = exp(h f(y0)) . y0", Kind::rkmk, "EULER_1_1", false},
     {"lie_euler_heun", "RKMK with Heun's tableau (RKMK2)", Kind::rkmk, "HEUN_EULER_2_2_1", false},
     {"rkmk3", "RKMK with Kutta's third-order tableau", Kind::rkmk, "KUTTA_3_3", false},
@@ -52,13 +55,22 @@ const Entry* find(const std::string& name) {
   return nullptr;
 }
 
-std::pair<int, int> orders(const Entry& e) {
+/// The method entry: orders of its scheme or table; RKMK with dexpinv interpolates with the
+/// table's continuous extension in the algebra, the others repeat the step with theta h.
+MethodInfo method_info(const Entry& e, int order, int embedded_order, const std::string& table, const ContinuousExtension* dense) {
+  MethodInfo m{e.name, fmt::format("{} [{}]", e.summary, table), order, e.adaptive ? embedded_order : 0, true, false, {}, false, ""};
+  m.dense_order = e.kind == Kind::rkmk && dense != nullptr ? dense->order : order;
+  return m;
+}
+
+MethodInfo method_info(const Entry& e, const Settings* options) {
   if (e.kind == Kind::commutator_free) {
     const auto* s = find_commutator_free(e.table);
-    return {s->order, s->embedded_order};
+    return method_info(e, s->order, s->embedded_order, e.table, nullptr);
   }
-  const auto* t = find_butcher(e.table);
-  return {t->order, t->embedded_order};
+  if (e.table == nullptr && options == nullptr) return {e.name, e.summary, 0, 0, true, false, {}, false, ""};  // orders from the file
+  const RungeKuttaTable t = options != nullptr ? method_table(e.table, *options, e.name) : runge_kutta_table(*find_butcher(e.table));
+  return method_info(e, t.order, t.embedded_order, t.name, t.dense);
 }
 
 class LieRkFamily final : public sdk::IntegratorFamily {
@@ -69,28 +81,36 @@ class LieRkFamily final : public sdk::IntegratorFamily {
 
   std::vector<MethodInfo> methods() const override {
     std::vector<MethodInfo> out;
-    for (const auto& e : entries) {
-      const auto [p, q] = orders(e);
-      MethodInfo m{e.name, fmt::format("{} [{}]", e.summary, e.table), p, e.adaptive ? q : 0, true, false, {}, false, ""};
-      // RKMK with dexpinv: the table's continuous extension in the algebra; else the step repeated with theta h.
-      const ContinuousExtension* dense = e.kind == Kind::rkmk ? continuous_extension(*find_butcher(e.table)) : nullptr;
-      m.dense_order = dense != nullptr ? dense->order : p;
-      out.push_back(std::move(m));
-    }
+    for (const auto& e : entries) out.push_back(method_info(e, nullptr));
     return out;
+  }
+
+  MethodInfo resolved_method(const std::string& method, const Settings& options) const override {
+    const Entry* e = find(method);
+    if (!e) throw Error(fmt::format("lie_rk has no method '{}'", method));
+    return method_info(*e, &options);
   }
 
   std::vector<SettingSpec> options(const std::string& method) const override {
     const Entry* e = find(method);
     std::vector<SettingSpec> o;
     if (!e) return o;
-    const auto [p, q] = orders(*e);
+    const MethodInfo m = method_info(*e, nullptr);
+    const int p = m.order;
+    if (e->table == nullptr)
+      o.push_back({"tableau", "", "", "the coefficient table: a TOML file (docs/tableaux.md), checked at load for the orders it claims"});
     if (e->kind == Kind::rkmk) {
       o.push_back({"dexpinv", "exact", "", "dexpinv evaluation: exact (closed form of the algebra) or series (truncated Bernoulli series)"});
-      o.push_back({"series_order", std::to_string(std::max(p - 1, 0)), "",
-                   fmt::format("highest power of ad_u kept by dexpinv=series (order {} needs terms up to ad^{})", p, std::max(p - 2, 0))});
+      if (e->table == nullptr)
+        o.push_back({"series_order", "auto", "", "highest power of ad_u kept by dexpinv=series: auto = the table's order - 1 (order p needs "
+                                                 "terms up to ad^(p-2)), or an integer 0..20"});
+      else
+        o.push_back({"series_order", std::to_string(std::max(p - 1, 0)), "",
+                     fmt::format("highest power of ad_u kept by dexpinv=series (order {} needs terms up to ad^{})", p, std::max(p - 2, 0))});
     }
-    if (q > 0)
+    const bool embedded = e->table == nullptr || (e->kind == Kind::commutator_free ? find_commutator_free(e->table)->embedded_order
+                                                                                   : find_butcher(e->table)->embedded_order) > 0;
+    if (embedded)
       o.push_back({"solution", "main", "", "advance with the main (order p) or the embedded (auxiliary) solution: main|embedded"});
     return o;
   }
@@ -102,12 +122,16 @@ class LieRkFamily final : public sdk::IntegratorFamily {
       const bool embedded = options.has("solution") && options.choice("solution", {"main", "embedded"}) == "embedded";
       if (e->kind == Kind::commutator_free)
         return new CommutatorFreeStepper(*find_commutator_free(e->table), e->adaptive, embedded);
-      const ButcherTableau* tab = find_butcher(e->table);
+      RungeKuttaTable tab = method_table(e->table, options, e->name);
+      if (embedded && tab.embedded_order == 0)
+        throw Error(fmt::format("table '{}' has no embedded weights: solution=embedded needs b_embedded", tab.name));
+      const bool adaptive = e->adaptive && tab.embedded_order > 0;
       if (e->kind == Kind::rkmk_commutators)
-        return new RkmkStepper({tab, casas_owren_rkmk4_commutators()}, DexpinvMode::none, 0, e->adaptive, embedded);
+        return new RkmkStepper(std::move(tab), casas_owren_rkmk4_commutators(), DexpinvMode::none, 0, adaptive, embedded);
       const bool series = options.choice("dexpinv", {"exact", "series"}) == "series";
-      const int order = static_cast<int>(options.integer("series_order", 0, 20));
-      return new RkmkStepper({tab, {}}, series ? DexpinvMode::series : DexpinvMode::exact, order, e->adaptive, embedded);
+      const int order = options.text("series_order") == "auto" ? std::max(tab.order - 1, 0)
+                                                               : static_cast<int>(options.integer("series_order", 0, 20));
+      return new RkmkStepper(std::move(tab), {}, series ? DexpinvMode::series : DexpinvMode::exact, order, adaptive, embedded);
     } catch (const std::exception& ex) {
       error = ex.what();
       return nullptr;

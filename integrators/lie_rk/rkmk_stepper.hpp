@@ -13,11 +13,13 @@ enum class DexpinvMode {
   none     ///< k_i = f_i; the scheme's commutator terms replace dexpinv (Casas–Owren)
 };
 
-/// RKMK stepper reading a MuntheKaasScheme (tableau + optional commutator corrections).
+/// RKMK stepper reading an explicit table of any size, with optional commutator corrections
+/// replacing dexpinv (Casas–Owren RKMK4: CommutatorTerm, on the table's stages).
 class RkmkStepper final : public sdk::Stepper {
  public:
   /// `embedded_solution`: advance with b_hat instead of b (to measure the auxiliary method).
-  RkmkStepper(MuntheKaasScheme scheme, DexpinvMode mode, int series_order, bool adaptive, bool embedded_solution);
+  RkmkStepper(RungeKuttaTable tableau, std::span<const CommutatorTerm> commutators, DexpinvMode mode, int series_order, bool adaptive,
+              bool embedded_solution);
   Status init(Model& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::algebra : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
@@ -33,7 +35,8 @@ class RkmkStepper final : public sdk::Stepper {
   Status stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept;
   void add_commutators(int row, double h, Vec u) noexcept;
 
-  MuntheKaasScheme scheme_;
+  RungeKuttaTable tab_;
+  std::span<const CommutatorTerm> commutators_;  ///< empty: dexpinv
   DexpinvMode mode_;
   int series_order_;
   bool adaptive_;
@@ -44,6 +47,7 @@ class RkmkStepper final : public sdk::Stepper {
   Model* model_ = nullptr;
   Eigen::MatrixXd K_;                      // d x s stage derivatives
   Eigen::VectorXd u_, f_, Y_, sigma_, sigma_hat_, w1_, w2_;
+  std::vector<double> dense_weights_;  ///< b_i(theta) of an interpolation
   std::string error_;
 };
 

@@ -520,3 +520,43 @@ steps = [1.0]
   CHECK(has(rk4, ",ok,"));  // |R(i h)| < 1 for rk4 at h = 1: stable
   fs::remove_all(d);
 }
+
+TEST_CASE("rk and rkmk run a table file given by --tableau (a path from the working folder); a wrong one is refused before running") {
+  const std::string tables = std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/";
+  const fs::path dir = fs::temp_directory_path() / fmt::format("liesim_cli_tableau_{}", ::getpid());
+  fs::create_directories(dir);
+  const std::string summary = (dir / "s.json").string();
+  for (const char* method : {"rk", "rkmk"}) {
+    CAPTURE(method);
+    const auto r = run_liesim(fmt::format("run --model pendulum_chain --integrator {} --tableau {}cash_karp.toml --rtol 1e-8 --atol 1e-8 "
+                                          "--t-end 0.5 --summary {}",
+                                          method, tables, summary));
+    CAPTURE(r.out);
+    REQUIRE(r.code == 0);
+    std::ifstream in(summary);
+    const auto doc = nlohmann::json::parse(in);
+    CHECK(doc["method"]["order"] == 5);
+    CHECK(doc["method"]["embedded_order"] == 4);
+    CHECK(has(doc["method"]["summary"].get<std::string>(), "[CASH_KARP_6_5_4]"));
+    const auto wrong = run_liesim(fmt::format("run --model pendulum_chain --integrator {} --tableau {}cash_karp_wrong.toml --step 0.01", method,
+                                              tables));
+    CHECK(wrong.code != 0);
+    CHECK(has(wrong.out, "fails the order-3 condition of tree [[τ]]: sum b_i a_ij c_j = 1/6"));
+    const auto twice = run_liesim(fmt::format("run --model pendulum_chain --integrator {} --tableau a.toml --option tableau=b.toml --step 0.1",
+                                              method));
+    CHECK(twice.code != 0);
+    CHECK(has(twice.out, "give the table once"));
+    const auto missing = run_liesim(fmt::format("run --model pendulum_chain --integrator {} --tableau /nonexistent.toml --step 0.1", method));
+    CHECK(missing.code != 0);
+    CHECK(has(missing.out, "cannot read the table file '/nonexistent.toml'"));
+  }
+  // A relative path is from the working folder.
+  const auto rel = liesim::test::sh(fmt::format("cd {} && {}/bin/liesim run --model pendulum_chain --integrator rk --tableau "
+                                                "tests/methods/tables/cash_karp.toml --step 0.1 --t-end 0.2 2>&1",
+                                                LIESIM_TEST_SOURCE_DIR, LIESIM_TEST_BINARY_DIR));
+  CHECK(rel.code == 0);
+  const auto d = run_liesim("describe rkmk");
+  CHECK(d.code == 0);
+  CHECK(has(d.out, "order and embedded order: its table's (--tableau FILE"));
+  fs::remove_all(dir);
+}

@@ -29,7 +29,26 @@ inline std::vector<MethodInfo> kernel_methods() {
   for (const auto& p : registry().plugins())
     if (p.integrator)
       for (const auto& m : p.integrator->methods())
-        if (!m.self_controlled && !m.needs_mechanics) out.push_back(m);
+        if (!m.self_controlled && !m.needs_mechanics && !takes_table(m.name)) out.push_back(m);  // those: table_methods()
+  return out;
+}
+
+/// A method completed by a table file: its orders are the table's.
+struct TableMethod {
+  MethodInfo info;
+  std::map<std::string, std::string> options;  ///< tableau=FILE
+};
+
+/// Every kernel-driven method that reads a table file (rk, rkmk), with `file`.
+inline std::vector<TableMethod> table_methods(const std::string& file) {
+  std::vector<TableMethod> out;
+  for (const auto& p : registry().plugins())
+    if (p.integrator)
+      for (const auto& m : p.integrator->methods())
+        if (!m.self_controlled && takes_table(m.name)) {
+          const std::map<std::string, std::string> options{{"tableau", file}};
+          out.push_back({p.integrator->resolved(m, Settings(p.integrator->options(m.name), options, "option")), options});
+        }
   return out;
 }
 

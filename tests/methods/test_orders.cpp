@@ -123,45 +123,65 @@ void check_sweep(const Problem& p, const Sweep& s, int order, const Reference& r
   }
 }
 
-void check_orders(const Problem& p) {
+/// The sweeps of one method (and of its embedded solution), `given` options added to each run.
+/// `embedded_at_least`: the embedded solution's slope may exceed its order by up to 2 (as for
+/// Verner's pairs), for a user's pair whose embedded formula has a small leading coefficient.
+void check_method(const Problem& p, const Reference& ref, const MethodInfo& m, const Options& given, bool embedded_at_least = false) {
+  INFO("method: " << m.name);
+  INFO("a method of order > 8 needs an entry in the sweep tables (Problem::n0)");
+  REQUIRE(m.order >= 1);
+  REQUIRE(m.order <= 8);
+  for (const bool embedded : {false, true}) {
+    if (embedded && m.embedded_order == 0) continue;
+    INFO("solution: " << std::string(embedded ? "embedded" : "main"));
+    const int order = embedded ? m.embedded_order : m.order;
+    REQUIRE(order <= 8);
+    REQUIRE(p.n0[order] > 0);
+    Options options = given;
+    if (embedded) options["solution"] = "embedded";
+    const Sweep s = sweep(p, ref, m.name, order, options, m.order >= 6);
+    if (verbose())
+      std::printf("%-16s %-8s %8d %10.3f %10.2e\n", m.name.c_str(), embedded ? "embedded" : "main", order, s.slope, s.err.back());
+    check_sweep(p, s, order, ref, m.order >= 6 || (embedded && embedded_at_least));
+  }
+}
+
+/// `tables`: also rk and rkmk with the user's table file.
+void check_orders(const Problem& p, bool tables) {
   INFO("problem: " << p.label);
   const Reference ref = reference(p);
   const auto methods = kernel_methods();
   REQUIRE(methods.size() >= 27);  // lie_rk (16) and classical_rk (11) at least
   if (verbose()) std::printf("%s (T = %g)\n%-16s %-8s %8s %10s %10s\n", p.label.c_str(), p.t_end, "method", "solution", "expected", "observed", "min err");
-  for (const MethodInfo& m : methods) {
-    INFO("method: " << m.name);
-    INFO("a method of order > 8 needs an entry in the sweep tables (Problem::n0)");
-    REQUIRE(m.order >= 1);
-    REQUIRE(m.order <= 8);
-    for (const bool embedded : {false, true}) {
-      if (embedded && m.embedded_order == 0) continue;
-      INFO("solution: " << std::string(embedded ? "embedded" : "main"));
-      const int order = embedded ? m.embedded_order : m.order;
-      REQUIRE(order <= 8);
-      REQUIRE(p.n0[order] > 0);
-      Options options;
-      if (embedded) options["solution"] = "embedded";
-      const Sweep s = sweep(p, ref, m.name, order, options, m.order >= 6);
-      if (verbose())
-        std::printf("%-16s %-8s %8d %10.3f %10.2e\n", m.name.c_str(), embedded ? "embedded" : "main", order, s.slope, s.err.back());
-      check_sweep(p, s, order, ref, m.order >= 6);
-    }
+  for (const MethodInfo& m : methods) check_method(p, ref, m, {});
+  if (!tables) return;
+  // rk and rkmk with a user's table file (Cash–Karp 5(4)): the orders it claims, 5 (measured:
+  // 5.01 / 5.01 on the pendulum, 5.11 / 5.11 on the oscillator) and at least 4 (4.19 / 4.26,
+  // 4.21 / 4.21: its embedded formula's leading coefficient is small, so the sweep is not yet
+  // asymptotic). Not on the rigid body: Cash–Karp's errors there reach the reference's own error
+  // within the sweep tuned for dopri5 and rkmk5.
+  const auto table_runs = table_methods(user_table());
+  REQUIRE(table_runs.size() == 2);
+  for (const TableMethod& t : table_runs) {
+    INFO("table file: " << user_table());
+    CHECK(t.info.order == 5);
+    CHECK(t.info.embedded_order == 4);
+    check_method(p, ref, t.info, t.options, true);
   }
 }
 
 }  // namespace
 
 TEST_CASE("every kernel-driven method converges with its stated order on the non-planar N=2 pendulum") {
-  check_orders(pendulum);
+  check_orders(pendulum, true);
 }
 
 TEST_CASE("every kernel-driven method converges with its stated order on the free rigid body") {
-  check_orders(rigid_body);
+  check_orders(rigid_body, false);
 }
 
 TEST_CASE("every kernel-driven method converges with its stated order on a time-dependent field (forced oscillator, exact solution)") {
-  check_orders(forced_oscillator);
+  check_orders(forced_oscillator, true);
 }
 
 TEST_CASE("RKMK with truncated dexpinv and with commutators keeps the order of exact-dexpinv RKMK") {

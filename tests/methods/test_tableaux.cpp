@@ -1,4 +1,5 @@
-// The shipped coefficient tables: Butcher order conditions from rooted trees, generated here.
+// The shipped coefficient tables: Butcher order conditions from rooted trees (liesim/order_conditions.hpp).
+#include <liesim/order_conditions.hpp>
 #include <liesim/tableau.hpp>
 
 #include <doctest/doctest.h>
@@ -12,96 +13,33 @@ using namespace liesim;
 
 namespace {
 
-/// A rooted tree: the multiset of its root's subtrees, as indices into the list of all trees
-/// (non-increasing, so every tree has exactly one representation).
-struct Tree {
-  int order;
-  std::vector<int> children;
-  double gamma;  // density gamma(t) = |t| prod gamma(children)
-};
+using Tree = RootedTree;
 
-/// All rooted trees with up to `max_order` vertices, grouped by order (generated recursively:
-/// a tree of order n is a root with a multiset of subtrees whose orders sum to n - 1).
-std::vector<Tree> rooted_trees(int max_order) {
-  std::vector<Tree> trees{{1, {}, 1.0}};
-  for (int n = 2; n <= max_order; ++n) {
-    const int known = static_cast<int>(trees.size());  // every tree of order < n
-    std::vector<int> children;
-    // Choose children with non-increasing index and total order n - 1.
-    auto extend = [&](auto&& self, int remaining, int max_index) -> void {
-      if (remaining == 0) {
-        double gamma = n;
-        for (int c : children) gamma *= trees[c].gamma;
-        trees.push_back({n, children, gamma});
-        return;
-      }
-      for (int i = max_index; i >= 0; --i) {
-        if (trees[i].order > remaining) continue;
-        children.push_back(i);
-        self(self, remaining - trees[i].order, i);
-        children.pop_back();
-      }
-    };
-    extend(extend, n - 1, known - 1);
-  }
-  return trees;
-}
-
-/// Stage vectors g_t with g_t(i) = prod_children (A g_c)(i); Phi(t) = sum_i b_i g_t(i).
+/// The stage vectors of every tree for a compiled-in table (liesim/order_conditions.hpp).
 struct Weights {
   int stages;
   std::vector<std::vector<double>> g;  // per tree
 };
 
 Weights stage_weights(const ButcherTableau& tab, const std::vector<Tree>& trees) {
-  const int s = tab.stages;
-  Weights w{s, {}};
-  for (const Tree& t : trees) {
-    std::vector<double> g(s, 1.0);
-    for (int c : t.children) {
-      for (int i = 0; i < s; ++i) {
-        double a = 0;
-        for (int j = 0; j < s; ++j) a += tab.A[i][j] * w.g[c][j];
-        g[i] *= a;
-      }
-    }
-    w.g.push_back(g);
-  }
-  return w;
+  const RungeKuttaTable r = runge_kutta_table(tab);
+  return {tab.stages, liesim::stage_weights(trees, tab.stages, r.A.data())};
 }
 
 /// Largest |Phi(t) - 1/gamma(t)| over the trees of exactly order `order` (`relative`: the largest
 /// |gamma(t) Phi(t) - 1|, the error relative to the exact value).
 double residual(const double* b, const Weights& w, const std::vector<Tree>& trees, int order, bool relative = false) {
-  double worst = 0;
-  for (std::size_t k = 0; k < trees.size(); ++k) {
-    if (trees[k].order != order) continue;
-    double phi = 0;
-    for (int i = 0; i < w.stages; ++i) phi += b[i] * w.g[k][i];
-    worst = std::max(worst, relative ? std::abs(trees[k].gamma * phi - 1.0) : std::abs(phi - 1.0 / trees[k].gamma));
-  }
-  return worst;
+  return worst_condition(trees, w.g, b, w.stages, order, relative).residual;
 }
 
 constexpr int max_tree_order = 9;    // order 8 tables are checked to be exactly order 8
 constexpr double satisfied = 1e-13;  // conditions hold to round-off of the coefficients
 constexpr double violated = 1e-6;    // a condition beyond the order fails clearly (relative to 1/gamma)
 
-/// Round-off allowed in the conditions of order q with weights `b`: the coefficients are the
-/// published ones rounded to double, so a condition holds to eps times the size of its terms. For
-/// tables with coefficients of order 1 that is below `satisfied`; Verner's pairs have large ones
-/// (|b_7|, |b_8| ~ 175 and row sums of |a_ij| ~ 430 in the 6(5) pair), and the rounding of a row of A
-/// moves sum_i b_i c_i by ~ eps |b_i| sum_j |a_ij|: kappa = sum_i |b_i| max_i sum_j |a_ij|.
+/// Round-off allowed in the conditions of order q with weights `b` (condition_tolerance).
 double tolerance(const ButcherTableau& t, const double* b, int q) {
-  double weights = 0, rows = 1;
-  for (int i = 0; i < t.stages; ++i) {
-    weights += std::abs(b[i]);
-    double row = 0;
-    for (int j = 0; j < t.stages; ++j) row += std::abs(t.A[i][j]);
-    rows = std::max(rows, row);
-  }
-  constexpr double eps = 2.220446049250313e-16;
-  return std::max(satisfied, 8.0 * q * eps * weights * rows);
+  const RungeKuttaTable r = runge_kutta_table(t);
+  return condition_tolerance(t.stages, r.A.data(), b, q);
 }
 
 /// Checks the table's structure, its order conditions up to `order` and the failure at order + 1.

@@ -320,3 +320,25 @@ TEST_CASE("audit: a subnormal number in a results row reads back exactly") {
   CHECK(back->error_final == r.error_final);
   CHECK(back->distance_final == r.distance_final);
 }
+
+TEST_CASE("a run group's 'tableau' is the option tableau of its methods, a path from the study file's folder") {
+  const std::string base = R"(name = "t"
+[[case]]
+name = "p"
+model = "pendulum_chain"
+[[runs]]
+integrators = ["rk", "rkmk"]
+steps = [0.1]
+)";
+  const StudySpec s = parse_study(base + "tableau = \"tables/ck.toml\"\n", "/data/studies/s.toml");
+  REQUIRE(s.groups.size() == 1);
+  CHECK(s.groups[0].options.at("tableau") == "/data/studies/tables/ck.toml");
+  const StudySpec a = parse_study(base + "tableau = \"/abs/../x.toml\"\n", "s.toml");
+  CHECK(a.groups[0].options.at("tableau") == "/x.toml");
+  // A study file named without a folder: the working folder.
+  const StudySpec r = parse_study(base + "tableau = \"ck.toml\"\n", "s.toml");
+  CHECK(r.groups[0].options.at("tableau") == (fs::current_path() / "ck.toml").lexically_normal().string());
+  CHECK(error_of(base + "tableau = \"a.toml\"\noptions = { tableau = \"b.toml\" }\n").find("give the table once") != std::string::npos);
+  CHECK(error_of(base + "tableau = \"\"\n").find("must name a table file") != std::string::npos);
+  CHECK(error_of(base + "tableau = 3\n").find("'tableau'") != std::string::npos);
+}

@@ -22,6 +22,19 @@ inline const Registry& registry() {
   return r;
 }
 
+/// Whether a method reads a coefficient table file (rk, rkmk: option `tableau`, orders listed as 0
+/// until a table completes them).
+inline bool takes_table(const std::string& method) {
+  const auto [family, info] = registry().method(method);
+  for (const auto& o : family->integrator->options(method))
+    if (o.name == "tableau") return true;
+  return false;
+}
+
+/// The user's table of the tests (Cash–Karp 5(4), six stages, exact fractions; not shipped):
+/// methods that take a table run it wherever the tests run every method.
+inline std::string user_table() { return std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/cash_karp.toml"; }
+
 /// A model instance of the named plugin with the given parameters (others default).
 inline std::unique_ptr<Model> make_model(const std::string& name, const std::map<std::string, std::string>& params = {}) {
   std::string error;

@@ -216,6 +216,9 @@ class IntegratorFamily {
   std::vector<SettingSpec> options(const std::string& method) const;
   /// Number of diagnostics `method` declares.
   int diagnostic_count(const std::string& method) const;
+  /// The method as `options` complete it (ABI 2.9: orders of a table read from a file); the listed
+  /// entry for older plugins. Throws liesim::Error with the plugin's reason when it refuses them.
+  MethodInfo resolved(const MethodInfo& listed, const Settings& options) const;
   /// Create a kernel-driven stepper (nullptr and `error` set on failure).
   Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const;
   /// Create a self-controlled solver (nullptr and `error` set on failure).
@@ -224,6 +227,7 @@ class IntegratorFamily {
  private:
   const liesim_integrator_api* api_;
   std::shared_ptr<const void> library_;
+  std::string name_;
   std::string summary_;
   std::vector<MethodInfo> methods_;
   std::vector<std::vector<SettingSpec>> options_;

@@ -40,12 +40,13 @@ extern "C" {
  * kernel-driven stepper (the state inside its last step, for output at requested times and events);
  * 2.7: events located by a self-controlled solver's own root finding (SUNDIALS' CVodeRootInit, ...),
  * and solvers whose dynamics choose their steps driven one step at a time by the host; 2.8: how a
- * model looks (a scene of bodies and their poses at (t, y), for the viewer and strobe figures). */
+ * model looks (a scene of bodies and their poses at (t, y), for the viewer and strobe figures); 2.9:
+ * a method's metadata as its options complete it (the orders of a coefficient table read from a file). */
 #ifndef LIESIM_ABI_MAJOR
 #define LIESIM_ABI_MAJOR 2
 #endif
 #ifndef LIESIM_ABI_MINOR
-#define LIESIM_ABI_MINOR 8
+#define LIESIM_ABI_MINOR 9
 #endif
 
 #define LIESIM_STR2_(x) #x
@@ -458,6 +459,17 @@ typedef struct liesim_integrator_api {
   uint32_t (*solver_capabilities)(liesim_solver* s);
   liesim_status (*solver_step)(liesim_solver* s, double* t_new, double* y_new);
   liesim_status (*solver_interpolate)(liesim_solver* s, double t, double* y);
+#endif
+#if LIESIM_ABI_MINOR >= 9
+  /* ---- ABI 2.9: methods that their options complete ----
+   * The metadata entry of `method` as the options make it, e.g. the orders of a method that runs a
+   * coefficient table read from a file (option "tableau"): JSON of the shape of a "methods" entry,
+   * written by calling write(sink, json) once before returning LIESIM_OK; on failure (a table that
+   * does not meet the order it claims) log the reason with `context`. The host calls it once per
+   * run, before creating steppers. NULL (or a plugin older than 2.9): the listed entry holds for every
+   * option. */
+  liesim_status (*method_resolved)(void* context, const char* method, int32_t count, const char* const* keys,
+                                   const char* const* values, void (*write)(void* sink, const char* json), void* sink);
 #endif
 } liesim_integrator_api;
 

@@ -2,14 +2,16 @@
 // RKMK, Crouch–Grossman/commutator-free and classical RK read the same tables.
 #pragma once
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace liesim {
 
-/// Largest number of stages of a shipped table (13: Verner's 8(7) pair). The tables never cross the
-/// plugin boundary (liesim::methods is a static library compiled into each integrator plugin, and
-/// plugin.h has no table), so this size is not part of the ABI; steppers size their workspaces by
-/// the method's `stages`, not by this bound.
+/// Largest number of stages of a compiled-in table (13: Verner's 8(7) pair). The tables never cross
+/// the plugin boundary (liesim::methods is a static library compiled into each integrator plugin, and
+/// plugin.h has no table), so this size is not part of the ABI; the explicit steppers read a
+/// RungeKuttaTable of any size (a table file may have more stages).
 inline constexpr int max_stages = 13;
 /// Largest number of exponentials per stage of a commutator-free scheme.
 inline constexpr int max_exponentials = 3;
@@ -73,13 +75,6 @@ struct CommutatorTerm {
   double coefficient;
 };
 
-/// An RKMK scheme: a Butcher tableau in the Lie algebra, with either dexpinv (commutators empty)
-/// or explicit commutator corrections and no dexpinv (e.g. Casas–Owren RKMK4 with 2 commutators).
-struct MuntheKaasScheme {
-  const ButcherTableau* tableau;
-  std::span<const CommutatorTerm> commutators;  ///< empty: use dexpinv
-};
-
 /// A product of exponentials exp(h sum_k alpha[J-1][k] f_k) ... exp(h sum_k alpha[0][k] f_k),
 /// the first row acting first.
 struct ExponentialProduct {
@@ -100,6 +95,34 @@ struct CommutatorFreeScheme {
   ExponentialProduct update;
   ExponentialProduct embedded;           ///< count 0 if none
 };
+
+/// An explicit Runge–Kutta table of any number of stages, as the explicit steppers (classical RK,
+/// RKMK) read it: a compiled-in ButcherTableau copied exactly (runge_kutta_table), or a table read
+/// from a file (tableau_file.hpp).
+struct RungeKuttaTable {
+  std::string name;
+  int stages = 0;
+  int order = 0;
+  int embedded_order = 0;                       ///< 0 if none
+  std::vector<double> c;                        ///< nodes
+  std::vector<double> A;                        ///< s x s, row-major
+  std::vector<double> b;                        ///< main weights
+  std::vector<double> b_hat;                    ///< embedded weights (all 0 if none)
+  const ContinuousExtension* dense = nullptr;   ///< the compiled-in continuous extension, if any
+  /// Row i of A (s numbers).
+  const double* row(int i) const { return A.data() + static_cast<std::size_t>(i) * stages; }
+};
+
+/// A compiled-in table as a RungeKuttaTable (every coefficient copied: the same doubles), with its
+/// continuous extension.
+RungeKuttaTable runge_kutta_table(const ButcherTableau& tableau);
+
+/// stages_needed of a RungeKuttaTable.
+inline int stages_needed(const RungeKuttaTable& t, const std::vector<double>& weights) {
+  int s = t.stages;
+  while (s > 1 && weights[s - 1] == 0.0) --s;
+  return s;
+}
 
 /// Whether a tableau is explicit (A strictly lower triangular).
 bool is_explicit(const ButcherTableau& t);

@@ -312,7 +312,7 @@ void add_case(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases
 
 GroupSpec make_group(const Where& w, const toml::table& t, int index) {
   check_keys(w, t, "[[runs]]", {"name", "integrators", "steps", "tolerances", "match_steps_of", "match_error_of", "options", "cases",
-                            "series", "timeout", "one_step"});
+                            "series", "timeout", "one_step", "tableau"});
   GroupSpec g;
   g.line = static_cast<int>(t.source().begin.line);
   g.name = t.contains("name") ? get_string(w, *t.get("name"), "name") : fmt::format("runs{}", index + 1);
@@ -331,6 +331,15 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
     w.fail(g.line, "[[runs]] needs exactly one of 'steps' (fixed step sizes), 'tolerances' (rtol = atol), "
                    "'match_steps_of' or 'match_error_of' (the name of an adaptive group)");
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
+  if (const auto* n = t.get("tableau")) {
+    // A coefficient table file for methods rk and rkmk: option tableau, its path from the study file's folder.
+    if (g.options.contains("tableau")) w.fail(*n, "give the table once: 'tableau' or options.tableau, not both");
+    const std::string path = get_string(w, *n, "tableau");
+    if (path.empty()) w.fail(*n, "key 'tableau' must name a table file (it is empty)");
+    namespace fs = std::filesystem;
+    const fs::path p(path);
+    g.options["tableau"] = (p.is_absolute() ? p : fs::absolute(fs::path(w.file).parent_path() / p)).lexically_normal().string();
+  }
   if (const auto* n = t.get("cases")) g.cases = string_list(w, *n, "cases");
   if (const auto* n = t.get("timeout")) g.timeout = get_time_limit(w, *n, "timeout");
   if (const auto* n = t.get("one_step")) {

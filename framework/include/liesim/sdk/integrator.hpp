@@ -150,6 +150,16 @@ class IntegratorFamily {
   virtual std::vector<MethodInfo> methods() const = 0;
   /// Family-specific options of `method` (the kernel's step-control options are not listed).
   virtual std::vector<SettingSpec> options(const std::string& method) const = 0;
+  /// The method as `options` complete it (ABI 2.9): a method whose order comes from its options (a
+  /// coefficient table read from a file) returns the table's orders here; throws liesim::Error when
+  /// the options cannot make the method (a table that fails its order conditions). Default: the
+  /// listed entry.
+  virtual MethodInfo resolved_method(const std::string& method, const Settings& options) const {
+    (void)options;
+    for (auto& m : methods())
+      if (m.name == method) return m;
+    throw Error("no method '" + method + "'");
+  }
   /// Create a kernel-driven stepper (nullptr and `error` set on failure; never throws).
   virtual Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const noexcept {
     (void)options;

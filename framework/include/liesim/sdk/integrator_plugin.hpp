@@ -251,14 +251,39 @@ struct IntegratorAdapter {
       return LIESIM_OK;
     });
   }
+#if LIESIM_ABI_MINOR >= 9
+  static liesim_status method_resolved(void* context, const char* method, int32_t count, const char* const* keys,
+                                       const char* const* values, void (*write)(void* sink, const char* json), void* sink) noexcept {
+    return guarded(context, [&] {
+      const Settings o = options_of(method, count, keys, values);
+      const std::string json = method_entry(*family(), family()->resolved_method(method ? method : "", o)).dump();
+      write(sink, json.c_str());
+      return LIESIM_OK;
+    });
+  }
+#endif
   static const liesim_integrator_api* api() noexcept {
     static const liesim_integrator_api a = [] {
       liesim_integrator_api t = IntegratorFunctions::api();
       t.create_stepper = &create_stepper;
       t.create_solver = &create_solver;
+#if LIESIM_ABI_MINOR >= 9
+      t.method_resolved = &method_resolved;
+#endif
       return t;
     }();
     return &a;
+  }
+
+  /// A method's entry of the metadata document.
+  static nlohmann::json method_entry(const Family& f, const MethodInfo& m) {
+    nlohmann::json diagnostics = nlohmann::json::array();
+    for (const auto& d : m.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
+    return {{"name", m.name}, {"summary", m.summary}, {"order", m.order}, {"embedded_order", m.embedded_order},
+            {"dense_order", m.dense_order > 0 ? m.dense_order : m.order},
+            {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled},
+            {"options", specs_json(f.options(m.name))}, {"diagnostics", diagnostics},
+            {"needs_mechanics", m.needs_mechanics || !m.needs.empty()}, {"needs", m.needs}};
   }
 
   /// The plugin table (nullptr after logging why, when the family cannot be made).
@@ -272,15 +297,7 @@ struct IntegratorAdapter {
       family() = std::make_unique<Family>();
       const Family& f = *family();
       nlohmann::json methods = nlohmann::json::array();
-      for (const auto& m : f.methods()) {
-        nlohmann::json diagnostics = nlohmann::json::array();
-        for (const auto& d : m.diagnostics) diagnostics.push_back({{"name", d.name}, {"doc", d.doc}, {"conserved", d.conserved}});
-        methods.push_back({{"name", m.name}, {"summary", m.summary}, {"order", m.order}, {"embedded_order", m.embedded_order},
-                           {"dense_order", m.dense_order > 0 ? m.dense_order : m.order},
-                           {"lie_group", m.lie_group}, {"self_controlled", m.self_controlled},
-                           {"options", specs_json(f.options(m.name))}, {"diagnostics", diagnostics},
-                           {"needs_mechanics", m.needs_mechanics || !m.needs.empty()}, {"needs", m.needs}});
-      }
+      for (const auto& m : f.methods()) methods.push_back(method_entry(f, m));
       metadata = nlohmann::json{{"summary", f.summary()}, {"methods", methods}}.dump();
       return LIESIM_OK;
     });
