@@ -380,8 +380,33 @@ def stability_maps(out, rows):
         save(fig, out, "stability_map", f"{base}_{key}")
 
 
+def series_styles(first):
+    """{series name: plot kwargs} for the series of one figure (`first`: a row of each), every series
+    told apart by its colour and its marker: a method drawn once keeps its own style; a method drawn
+    for several settings (steps, tolerances, matched steps) keeps its marker and line style, its
+    settings taking colours of a sequential map in the order of step and tolerance; a (colour,
+    marker) pair another series already has moves to the next free marker."""
+    by_method = {}
+    for name, r in first.items():
+        by_method.setdefault(r["integrator"], []).append(name)
+    markers = ["o", "s", "D", "^", "v", "P", "X", "*", "d"] + EXTRA_MARKERS
+    taken, out = set(), {}
+    for method in sorted(by_method):
+        names = sorted(by_method[method], key=lambda n: (num(first[n]["step"]), num(first[n]["tolerance"]), n))
+        for k, name in enumerate(names):
+            kw = plot_kw(first[name])
+            if len(names) > 1:
+                kw["color"] = matplotlib.colors.to_hex(plt.get_cmap("viridis")(0.9 * k / (len(names) - 1)))
+            candidates = [kw["marker"]] + [m for m in markers if m != kw["marker"]]
+            kw["marker"] = next((m for m in candidates if (kw["color"], m) not in taken), kw["marker"])
+            taken.add((kw["color"], kw["marker"]))
+            out[name] = kw
+    return out
+
+
 def sweeps(out, rows):
-    """Cases expanded from one swept case: error and steps against the swept parameter."""
+    """Cases expanded from one swept case: error, steps and time against the swept parameter; for
+    one-step groups (B-stability) the distance ratio d(phi_h(p), phi_h(q)) / d(p, q) instead."""
     bases = {}
     for r in rows:
         m = re.fullmatch(r"(.*)\[(.*)\]", r["case"])
@@ -398,7 +423,10 @@ def sweeps(out, rows):
     for (base, key), items in bases.items():
         if not SHARE.mine() or len({x for x, _ in items}) < 2:
             continue
-        fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+        # One-step runs (one_step groups) have no error: their measure is the distance ratio.
+        one_step = all(math.isfinite(num(r.get("distance_ratio", ""))) for _, r in items if r["status"] == "ok")
+        fig, axes = plt.subplots(1, 1 if one_step else 3, figsize=(7.5 if one_step else 15, 4.2), squeeze=False)
+        axes = axes[0]
         series = {}
         seconds, seconds_label = run_seconds([r for _, r in items])
         # One line per method and setting; a matched constant step (match_steps_of, match_error_of)
@@ -419,20 +447,30 @@ def sweeps(out, rows):
         for x, r in items:
             if r["status"] == "ok":
                 name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {matched_setting(r)}"
-                series.setdefault(name, []).append((x, err(r), int(r["steps"]), seconds(r)))
+                measure = num(r["distance_ratio"]) if one_step else err(r)
+                series.setdefault(name, []).append((x, measure, int(r["steps"]), seconds(r)))
                 first.setdefault(name, r)
+        styles = series_styles(first)
         for name, pts in sorted(series.items()):
             pts.sort()
-            axes[0].semilogy([p[0] for p in pts], [p[1] for p in pts], label=name, ms=4, **plot_kw(first[name]))
-            axes[1].plot([p[0] for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
-            axes[2].semilogy([p[0] for p in pts], [p[3] for p in pts], label=name, ms=4, **plot_kw(first[name]))
-        axes[0].set_ylabel(ERROR["label"])
-        axes[1].set_ylabel("accepted steps")
-        axes[2].set_ylabel(seconds_label)
+            xs = [p[0] for p in pts]
+            if one_step:
+                axes[0].plot(xs, [p[1] for p in pts], label=name, ms=4, **styles[name])
+                continue
+            axes[0].semilogy(xs, [p[1] for p in pts], label=name, ms=4, **styles[name])
+            axes[1].plot(xs, [p[2] for p in pts], label=name, ms=4, **styles[name])
+            axes[2].semilogy(xs, [p[3] for p in pts], label=name, ms=4, **styles[name])
+        if one_step:
+            axes[0].axhline(1.0, color="0.5", linewidth=0.8)
+            axes[0].set_ylabel("d(phi_h(p), phi_h(q)) / d(p, q)  (one step)")
+        else:
+            axes[0].set_ylabel(ERROR["label"])
+            axes[1].set_ylabel("accepted steps")
+            axes[2].set_ylabel(seconds_label)
         for ax in axes:
             ax.set_xlabel(key)
             ax.grid(True, which="both", alpha=0.3)
-        outside_legend(axes[2])
+        outside_legend(axes[-1])
         fig.suptitle(f"{base}: sweep over {key}")
         save(fig, out, "sweep", f"{base}_{key}" if "[" in base else base)
 

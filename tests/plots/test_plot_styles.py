@@ -78,3 +78,44 @@ def test_line_style_says_fixed_adaptive_or_matched(plot):
     assert plot.linestyle({"tolerance": "", "run_id": "g|c|rk4|h|0.1"}) == "-"
     assert plot.linestyle({"tolerance": "1e-06", "run_id": "g|c|rkmk45|tol|1e-06"}) == "--"
     assert plot.linestyle({"tolerance": "", "run_id": "g|c|rk4|match|a|c|rkmk45|tol|1e-06"}) == ":"
+
+
+def _row(integrator, step="0", tolerance="0", **extra):
+    r = {"integrator": integrator, "step": step, "tolerance": tolerance, "run_id": f"g|c|{integrator}|h|{step}", "group": "runs1",
+         "status": "ok", "steps": "1", "error_final": "1e-3", "distance_ratio": "", "wall_time_s": "1e-3", "case": "c"}
+    r.update(extra)
+    return r
+
+
+def test_series_of_one_figure_differ_in_colour_and_marker(plot):
+    plot.STYLE.update(plot.style_map(["rk4", "rkmk4", "rkmk45"]))
+    first = {f"rk4 h={h}": _row("rk4", step=str(h)) for h in (0.1, 0.2, 0.4)}
+    first.update({f"rkmk4 h={h}": _row("rkmk4", step=str(h)) for h in (0.1, 0.2, 0.4)})
+    first.update({"rkmk45 tol=1e-6": _row("rkmk45", tolerance="1e-6"),
+                  "rkmk45 same steps as tol=1e-6": _row("rkmk45", step="0.01", run_id="g|c|rkmk45|match|x")})
+    styles = plot.series_styles(first)
+    pairs = [(kw["color"], kw["marker"]) for kw in styles.values()]
+    assert len(set(pairs)) == len(pairs), pairs
+    # A method drawn once keeps its own style; rk4 and rkmk4 keep their markers.
+    alone = plot.series_styles({"rk4": _row("rk4", step="0.1")})["rk4"]
+    assert (alone["color"], alone["marker"]) == plot.STYLE["rk4"]
+    assert {styles[f"rk4 h={h}"]["marker"] for h in (0.1, 0.2, 0.4)} == {plot.STYLE["rk4"][1]}
+
+
+def test_a_one_step_sweep_draws_the_distance_ratio(plot, tmp_path, monkeypatch):
+    # One-step groups have no error: the sweep figure shows d(phi_h(p), phi_h(q)) / d(p, q).
+    rows = [_row("implicit_lie_euler", step=str(h), case=f"s[c={c}]", error_final="", distance_ratio=str(1 + (1 - c) * h / 10),
+                 run_id=f"g|s[c={c}]|implicit_lie_euler|h|{h}")
+            for c in (0, 1, 2) for h in (0.5, 1.0)]
+    plot.STYLE.update(plot.style_map(["implicit_lie_euler"]))
+    drawn = {}
+
+    def keep(fig, out, kind, case):
+        drawn[f"{kind}_{case}"] = [(line.get_label(), list(line.get_ydata())) for ax in fig.axes for line in ax.get_lines()
+                                   if not line.get_label().startswith("_")]
+    monkeypatch.setattr(plot, "save", keep)
+    plot.sweeps(str(tmp_path), rows)
+    lines = drawn["sweep_s"]
+    assert len(lines) == 2
+    assert all(len(y) == 3 and all(v == v for v in y) for _, y in lines)  # three finite points each
+    assert sorted(y[1] for _, y in lines) == [1.0, 1.0]  # c = 1 keeps the distance
