@@ -60,7 +60,7 @@ class ClassicalRkFamily final : public sdk::IntegratorFamily {
         out.push_back(method_info(e, runge_kutta_table(*find_butcher(e.table))));
         continue;
       }
-      // Orders from the table file (resolved_method); listed as the embedded-pair method it can be.
+      // Orders 0 until a table file completes the method (resolved_method).
       MethodInfo m{e.name, e.summary, 0, 0, false, false, {}, false, ""};
       out.push_back(std::move(m));
     }

@@ -29,15 +29,6 @@ struct ButcherTableau {
   double b_hat[max_stages];  ///< embedded weights (all 0 if none)
 };
 
-/// The stages a step without an error estimate needs: up to the last one with a non-zero weight
-/// in `weights` (b, or b_hat for a method that advances with it). The main method of an FSAL pair
-/// skips its last stage: Dormand–Prince 5 has b_7 = 0, so a fixed-step DOPRI5 step takes 6.
-inline int stages_needed(const ButcherTableau& t, const double* weights) {
-  int s = t.stages;
-  while (s > 1 && weights[s - 1] == 0.0) --s;
-  return s;
-}
-
 /// Largest degree in theta of a continuous extension's weights.
 inline constexpr int max_dense_degree = 4;
 
@@ -117,7 +108,9 @@ struct RungeKuttaTable {
 /// continuous extension.
 RungeKuttaTable runge_kutta_table(const ButcherTableau& tableau);
 
-/// stages_needed of a RungeKuttaTable.
+/// The stages a step without an error estimate needs: up to the last one with a non-zero weight
+/// in `weights` (b, or b_hat for a method that advances with it). The main method of an FSAL pair
+/// skips its last stage: Dormand–Prince 5 has b_7 = 0, so a fixed-step DOPRI5 step takes 6.
 inline int stages_needed(const RungeKuttaTable& t, const std::vector<double>& weights) {
   int s = t.stages;
   while (s > 1 && weights[s - 1] == 0.0) --s;
