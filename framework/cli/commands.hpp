@@ -8,10 +8,14 @@
 
 namespace liesim::cli {
 
-/// `liesim list [--json]`: every plugin on the search path, each loaded in a child process, then
+/// `liesim list [--json]` with its arguments; exit code.
+int list(const Registry& registry, const std::vector<std::string>& args);
+/// `liesim describe NAME [--json] [--param KEY=VALUE]...` with its arguments (in a child process); exit code.
+int describe(const Registry& registry, const std::vector<std::string>& args);
+/// The list: every plugin on the search path, each loaded in a child process, then
 /// the failures (crashes included) and names offered twice; exit code 0.
 int list(const Registry& registry, bool json);
-/// `liesim describe NAME [--json] [--param KEY=VALUE]...`: a model's parameters and conventions, and
+/// The description: a model's parameters and conventions, and
 /// the layout, invariants and observables of its instance with `params` (defaults for the rest);
 /// or a method's options (no parameters).
 int describe(const Registry& registry, const std::string& name, bool json, const std::map<std::string, std::string>& params = {});

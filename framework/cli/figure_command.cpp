@@ -1,5 +1,6 @@
 // `liesim figure strobe`: a multi-exposure picture of a run's motion for papers (the model's scene
 // at several times in one matplotlib 3-D figure, drawn by share/liesim/strobe.py).
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "contained.hpp"
 
@@ -9,7 +10,6 @@
 #include <liesim/status.hpp>
 #include <liesim/view.hpp>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -17,7 +17,6 @@
 #include <fstream>
 #include <iostream>
 
-namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 namespace liesim::cli {
@@ -26,21 +25,17 @@ int figure(const Registry& registry, const std::vector<std::string>& args) {
   std::vector<std::string> positional_args, params;
   std::string model, out, times_text, title;
   int exposures = 8;
-  po::options_description desc("figure options");
-  desc.add_options()("arg", po::value(&positional_args)->composing(), "KIND SERIES.csv")("model", po::value(&model), "the model of the series")(
-      "param", po::value(&params)->composing(), "model parameter KEY=VALUE (repeatable), as the run had them")(
-      "out", po::value(&out), "the figure: FILE.png or FILE.pdf")("times", po::value(&times_text), "the exposures' times T1,T2,...")(
-      "exposures", po::value(&exposures), "this many exposures evenly over the run (default 8; without --times)")(
-      "title", po::value(&title), "the figure's title");
-  po::positional_options_description positional;
-  positional.add("arg", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw Error(fmt::format("figure: {} (see `liesim figure --help`)", e.what()));
-  }
+  CommandLine cl("figure", "strobe SERIES.csv --model M [--param KEY=VALUE]... --out FILE.(png|pdf) [--times T1,T2,...]\n"
+                           "                       [--exposures N] [--title T]",
+                 "The motion as one multi-exposure picture (papers): the model's scene at several times of a run's series.");
+  cl.add()("model", po::value(&model)->value_name("M"), "the model of the series")(
+      "param", po::value(&params)->composing()->value_name("KEY=VALUE"), "model parameter (repeatable), as the run had them")(
+      "out", po::value(&out)->value_name("FILE"), "the figure: FILE.png or FILE.pdf")(
+      "times", po::value(&times_text)->value_name("T1,T2,..."), "the exposures' times")(
+      "exposures", po::value(&exposures)->value_name("N"), "this many exposures evenly over the run (default 8; without --times)")(
+      "title", po::value(&title)->value_name("T"), "the figure's title");
+  cl.operands(&positional_args, "a kind and a series: strobe SERIES.csv", 1, 2);
+  const po::variables_map vm = cl.parse(args);
   if (positional_args.empty()) throw Error("figure needs a kind: `liesim figure strobe SERIES.csv --model M --out FILE.png`");
   if (positional_args[0] != "strobe") throw Error(fmt::format("figure: unknown kind '{}' (kinds: strobe)", positional_args[0]));
   if (positional_args.size() != 2) throw Error("figure strobe needs exactly one SERIES.csv (`liesim run --output` writes one)");

@@ -1,17 +1,15 @@
 // liesim: simulate multibody systems on manifolds and compare the methods that integrate them.
+#include "command_line.hpp"
 #include "commands.hpp"
-#include "contained.hpp"
 
 #include <liesim/plugin.h>
 #include <liesim/version.hpp>
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cstring>
-#include <map>
 #include <iostream>
-#include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -41,61 +39,29 @@ constexpr const char* usage = R"(usage:
   liesim --version                       liesim's version and plugin ABI
   liesim new (model|integrator) NAME [--dir DIR]   a ready-to-build plugin folder from the templates
   liesim manifest PLUGIN.so [--output FILE]        write the manifest beside a plugin (build systems do)
-global options (before or after the command):
-  --plugin-path DIR    also load plugins from DIR (repeatable; LIESIM_PLUGIN_PATH is colon-separated)
-  --help               this text
-exit status: 0 success; 1 error, bad options included (the message says what and how to fix it);
-  2 no command or an unknown command;
-  3 a study finished, but some of its runs failed (all results and outputs are written);
-  4 run, describe, view or figure: a plugin crashed, called exit(), or ran past --run-timeout (it ran in a process of
-    its own; the message says which plugin and what it was doing);
-  130 (143) a study stopped by Ctrl-C (SIGTERM): what is done is written; --resume finishes it
+  liesim CMD --help (or liesim help CMD)           every option of a command, with its meaning
 )";
-
-/// The usage lines of one command (its line and the continuation lines under it), the global
-/// options and the exit statuses; empty if `command` is not one.
-std::string command_usage(const std::string& command) {
-  std::istringstream in(usage);
-  std::string line, section, tail;
-  bool inside = false, global = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("global options", 0) == 0) global = true;
-    if (global) {
-      tail += line + "\n";
-      continue;
-    }
-    if (line.rfind("  liesim ", 0) == 0) {
-      const std::string rest = line.substr(9);
-      inside = rest.rfind(command + " ", 0) == 0 || rest == command;
-    } else if (line.rfind("    ", 0) != 0) {
-      inside = false;
-    }
-    if (inside) section += line + "\n";
-  }
-  return section.empty() ? "" : "usage:\n" + section + tail;
-}
-
-bool wants_help(const std::vector<std::string>& args) {
-  return std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  using liesim::cli::po::value;
+  namespace po = liesim::cli::po;
   std::vector<std::string> plugin_paths, rest;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--plugin-path") {
-      if (i + 1 >= args.size()) {
-        std::cerr << "liesim: --plugin-path needs a folder\n";
-        return 2;
-      }
-      plugin_paths.push_back(args[++i]);
-    } else if (args[i].rfind("--plugin-path=", 0) == 0) {
-      plugin_paths.push_back(args[i].substr(std::strlen("--plugin-path=")));
-    } else {
-      rest.push_back(args[i]);
-    }
+  // The global options, before or after the command; the command's words, in order, stay.
+  po::options_description global;
+  global.add_options()("plugin-path", value(&plugin_paths)->composing());
+  try {
+    const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing &
+                      ~po::command_line_style::allow_sticky & ~po::command_line_style::allow_short;
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(global).allow_unregistered().style(style).run();
+    po::variables_map vm;
+    po::store(parsed, vm);
+    po::notify(vm);
+    rest = po::collect_unrecognized(parsed.options, po::include_positional);
+  } catch (const po::error& e) {
+    std::cerr << fmt::format("liesim: {} (--plugin-path DIR)\n", e.what());
+    return 2;
   }
   if (!rest.empty() && (rest[0] == "--version" || rest[0] == "version")) {
     std::cout << fmt::format("liesim {} (plugin ABI {}.{}, loads plugins built for ABI {}.0 to {}.{}; build token {})\n", LIESIM_VERSION,
@@ -103,61 +69,34 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || (rest[0] == "help" && rest.size() == 1)) {
-    std::cout << usage;
+    std::cout << usage << liesim::cli::global_help;
     return rest.empty() ? 2 : 0;
   }
-  // `liesim help CMD` and `liesim CMD --help`: that command's usage.
-  if (rest[0] == "help" || wants_help(rest)) {
-    const std::string& command = rest[0] == "help" ? rest[1] : rest[0];
-    const std::string text = command_usage(command);
-    if (text.empty()) {
-      std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
-      return 2;
-    }
-    std::cout << text;
-    return 0;
+  // `liesim help CMD [SUB]` is `liesim CMD [SUB] --help`: the help the command's own table makes.
+  if (rest[0] == "help") {
+    rest.erase(rest.begin());
+    rest.push_back("--help");
   }
+  const std::string command = rest[0];
+  const std::vector<std::string> sub(rest.begin() + 1, rest.end());
   try {
-    const std::string command = rest[0];
-    const std::vector<std::string> sub(rest.begin() + 1, rest.end());
     if (command == "plot") return liesim::cli::plot(sub);
     if (command == "new") return liesim::cli::new_plugin(sub);
     if (command == "manifest") return liesim::cli::manifest(sub);
     // Finds plugin files and their manifests; a plugin's code runs only when a command needs it.
     liesim::Registry registry;
     registry.load_directories(liesim::Registry::search_path(plugin_paths));
-    const bool json = std::find(sub.begin(), sub.end(), "--json") != sub.end();
-    if (command == "list") {
-      for (const auto& a : sub)
-        if (a != "--json") throw liesim::Error(fmt::format("list: unknown argument '{}'", a));
-      return liesim::cli::list(registry, json);
-    }
-    if (command == "describe") {
-      std::vector<std::string> names;
-      std::map<std::string, std::string> params;
-      for (std::size_t i = 0; i < sub.size(); ++i) {
-        if (sub[i] == "--json") continue;
-        if (sub[i] == "--param" || sub[i].rfind("--param=", 0) == 0) {
-          const bool inline_value = sub[i] != "--param";
-          if (!inline_value && i + 1 >= sub.size()) throw liesim::Error("describe: --param needs KEY=VALUE");
-          params.insert(liesim::parse_assignment(inline_value ? sub[i].substr(8) : sub[++i], "--param"));
-        } else if (sub[i].rfind("--", 0) == 0) {
-          throw liesim::Error(fmt::format("describe: unknown option '{}' (describe takes NAME, --json and --param KEY=VALUE)", sub[i]));
-        } else {
-          names.push_back(sub[i]);
-        }
-      }
-      if (names.size() != 1) throw liesim::Error("describe needs exactly one NAME (a model or a method; see `liesim list`)");
-      // Describing a model makes an instance: the plugin's code runs in a child process.
-      return liesim::cli::contained("describe", [&] { return liesim::cli::describe(registry, names[0], json, params); },
-                                    liesim::probe_time_limit());
-    }
+    if (command == "list") return liesim::cli::list(registry, sub);
+    if (command == "describe") return liesim::cli::describe(registry, sub);
     if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);
     if (command == "view") return liesim::cli::view(registry, sub);
     if (command == "figure") return liesim::cli::figure(registry, sub);
     std::cerr << fmt::format("liesim: unknown command '{}'\n{}", command, usage);
     return 2;
+  } catch (const liesim::cli::HelpRequested& help) {
+    std::cout << help.what();
+    return 0;
   } catch (const std::exception& e) {
     std::cerr << "liesim: error: " << e.what() << "\n";
     return 1;

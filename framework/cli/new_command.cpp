@@ -1,4 +1,5 @@
 // `liesim new model|integrator NAME [--dir DIR]`: a ready-to-build plugin folder from the templates.
+#include "command_line.hpp"
 #include "commands.hpp"
 
 #include <liesim/status.hpp>
@@ -21,15 +22,13 @@ namespace liesim::cli {
 
 namespace {
 
-constexpr const char* new_usage = R"(usage: liesim new (model|integrator) NAME [--dir DIR] [--lang c++|c]
-  Writes a plugin folder DIR (default ./NAME) from the installed template: CMakeLists.txt, the
+constexpr const char* new_summary = R"(Writes a plugin folder DIR (default ./NAME) from the installed template: CMakeLists.txt, the
   source, README.md and a test, with the template's name replaced by NAME. NAME is a C identifier
   (it names the plugin, its CMake target and its C++ namespace). --lang c (models only) writes a
   plugin in C99 that uses liesim/lie.h and needs a C compiler and liesim::c_sdk only. Build it out of tree:
     cmake -S DIR -B DIR/build -DCMAKE_PREFIX_PATH=<liesim install prefix> && cmake --build DIR/build
     LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME        (a model)
-    LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME_ssp3   (the integrator template's method)
-)";
+    LIESIM_PLUGIN_PATH=DIR/build/plugins liesim describe NAME_ssp3   (the integrator template's method))";
 
 /// A template: the `liesim new` word, its language (--lang), its folder under
 /// share/liesim/templates, and the name in it.
@@ -122,29 +121,11 @@ int new_plugin(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   std::string dir;
   std::string lang = "c++";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << new_usage;
-      return 0;
-    }
-    if (a == "--dir") {
-      if (i + 1 >= args.size()) throw Error("new: --dir needs a folder");
-      dir = args[++i];
-    } else if (a.rfind("--dir=", 0) == 0) {
-      dir = a.substr(6);
-    } else if (a == "--lang") {
-      if (i + 1 >= args.size()) throw Error("new: --lang needs c++ or c");
-      lang = args[++i];
-    } else if (a.rfind("--lang=", 0) == 0) {
-      lang = a.substr(7);
-    } else if (a.rfind("--", 0) == 0) {
-      throw Error(fmt::format("new: unknown option '{}'\n{}", a, new_usage));
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 2) throw Error(fmt::format("new needs a kind and a NAME\n{}", new_usage));
+  CommandLine cl("new", "(model|integrator) NAME [--dir DIR] [--lang c++|c]", new_summary);
+  cl.add()("dir", po::value(&dir)->value_name("DIR"), "the plugin's folder (default ./NAME)")(
+      "lang", po::value(&lang)->value_name("c++|c"), "the template's language (default c++; c: models only)");
+  cl.operands(&positional, "a kind and a NAME: (model|integrator) NAME", 2, 2);
+  cl.parse(args);
   const std::string& kind = positional[0];
   const std::string& name = positional[1];
   if (lang == "cpp" || lang == "cxx" || lang == "C++") lang = "c++";

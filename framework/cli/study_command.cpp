@@ -1,8 +1,9 @@
 // `liesim study FILE` and `liesim plot DIR`.
+#include "command_line.hpp"
 #include "commands.hpp"
 
 #include <liesim/child_process.hpp>
-#include "mpi_engine.hpp"
+#include <liesim/study/mpi_engine.hpp>
 
 #include <liesim/status.hpp>
 #include <liesim/study/case_views.hpp>
@@ -59,20 +60,15 @@ std::pair<int, int> shard_value(const std::string& v) {
 int merge(const Registry& registry, const std::vector<std::string>& args) {
   std::vector<std::string> dirs;
   std::string out;
-  bool plots = true;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--out") {
-      if (i + 1 >= args.size()) throw Error("study merge: --out needs a folder");
-      out = args[++i];
-    } else if (args[i] == "--no-plots") {
-      plots = false;
-    } else if (!args[i].empty() && args[i][0] == '-') {
-      throw Error(fmt::format("study merge: unknown option '{}' (options: --out DIR, --no-plots)", args[i]));
-    } else {
-      dirs.push_back(args[i]);
-    }
-  }
+  bool no_plots = false;
+  CommandLine cl("study merge", "SHARD_DIR... --out DIR [--no-plots]",
+                 "Join the output folders of a study's shards (`liesim study FILE --shard I/N`) into one study folder.");
+  cl.add()("out", po::value(&out)->value_name("DIR"), "the merged study's folder (required)")(
+      "no-plots", po::bool_switch(&no_plots), "draw no plots (`liesim plot DIR` draws them later)");
+  cl.operands(&dirs, "the shards' folders SHARD_DIR...", 1, -1);
+  cl.parse(std::vector<std::string>(args.begin() + 1, args.end()));
   if (out.empty()) throw Error("study merge needs --out DIR: liesim study merge SHARD_DIR... --out DIR");
+  const bool plots = !no_plots;
   const std::string started = study::utc_now();
   const study::Merged m = study::merge_shards(dirs, out);
   study::write_orders(out, m.result.orders);
@@ -91,57 +87,44 @@ int merge(const Registry& registry, const std::vector<std::string>& args) {
 
 int study(const Registry& registry, const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "merge") return merge(registry, args);
-  std::string file, out;
-  std::pair<int, int> shard{1, 1};
-  bool sharded = false;
+  std::vector<std::string> files;
+  std::string out, shard_text, jobs_text, timeout_text;
+  bool resume = false, retry_failed = false, no_plots = false, no_views = false;
+  CommandLine cl("study", "FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--shard I/N] [--no-plots] [--no-views]",
+                 "Run a comparison study: every run in a process of its own (a crash or a time limit fails that run, not the study);\n"
+                 "Ctrl-C stops and keeps results. Under `mpirun -np K liesim study FILE.toml ...` rank 0 hands the runs out to K - 1\n"
+                 "worker ranks (docs/cluster.md). `liesim study merge SHARD_DIR... --out DIR` joins the shards' folders into one\n"
+                 "study (see `liesim study merge --help`).");
+  cl.add()("jobs", po::value(&jobs_text)->value_name("N"), "runs at once, 1 to 1024 (default: the number of cores)")(
+      "out", po::value(&out)->value_name("DIR"), "the output folder (default: the study file's 'output')")(
+      "resume", po::bool_switch(&resume), "keep the results of an earlier, interrupted execution in the folder; run the rest")(
+      "retry-failed", po::bool_switch(&retry_failed), "with --resume: run the failed runs again")(
+      "run-timeout", po::value(&timeout_text)->value_name("SECONDS"), "time limit of a run or reference where the study file sets none")(
+      "shard", po::value(&shard_text)->value_name("I/N"), "only the I-th of N shares of the runs (job arrays; `study merge` joins them)")(
+      "no-plots", po::bool_switch(&no_plots), "draw no plots (`liesim plot DIR` draws them later)")(
+      "no-views", po::bool_switch(&no_views), "write no viewer pages (view_CASE.html)");
+  cl.operands(&files, "a study file FILE.toml", 1, 1);
+  const po::variables_map vm = cl.parse(args);
+  const std::string file = files.front();
+  if (vm.count("out") && out.empty())
+    throw Error("study: --out needs a folder (got \"\"); leave --out away to use the study file's 'output'");
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool resume = false, retry_failed = false, plots = true, views = true;
-  double run_timeout = 0.0;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const char* flag) {
-      if (i + 1 >= args.size()) throw Error(fmt::format("study: {} needs a value", flag));
-      return args[++i];
-    };
-    if (a == "--jobs") {
-      const std::string v = value("--jobs");
-      char* end = nullptr;
-      const long j = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end != '\0' || j < 1 || j > 1024) throw Error(fmt::format("study: --jobs must be an integer in [1, 1024] (got '{}')", v));
-      jobs = static_cast<int>(j);
-    } else if (a == "--out") {
-      out = value("--out");
-      if (out.empty()) throw Error("study: --out needs a folder (got \"\"); leave --out away to use the study file's 'output'");
-    } else if (a == "--resume") {
-      resume = true;
-    } else if (a == "--no-plots") {
-      plots = false;
-    } else if (a == "--no-views") {
-      views = false;
-    } else if (a == "--shard") {
-      shard = shard_value(value("--shard"));
-      sharded = true;
-    } else if (a == "--retry-failed") {
-      retry_failed = true;
-    } else if (a == "--run-timeout") {
-      run_timeout = seconds_value("--run-timeout", value("--run-timeout"));
-    } else if (!a.empty() && a[0] == '-') {
-      throw Error(fmt::format("study: unknown option '{}' (options: --jobs N, --out DIR, --resume, --retry-failed, "
-                              "--run-timeout SECONDS, --shard I/N, --no-plots, --no-views)", a));
-    } else if (file.empty()) {
-      file = a;
-    } else {
-      throw Error(fmt::format("study: unexpected argument '{}'", a));
-    }
+  if (vm.count("jobs")) {
+    char* end = nullptr;
+    const long j = std::strtol(jobs_text.c_str(), &end, 10);
+    if (end == jobs_text.c_str() || *end != '\0' || j < 1 || j > 1024)
+      throw Error(fmt::format("study: --jobs must be an integer in [1, 1024] (got '{}')", jobs_text));
+    jobs = static_cast<int>(j);
   }
-  if (file.empty())
-    throw Error("study needs a study file: liesim study FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] "
-                "[--run-timeout SECONDS] [--shard I/N] [--no-plots]");
+  const bool sharded = vm.count("shard") > 0;
+  const std::pair<int, int> shard = sharded ? shard_value(shard_text) : std::pair<int, int>{1, 1};
+  const double run_timeout = vm.count("run-timeout") ? seconds_value("--run-timeout", timeout_text) : 0.0;
+  const bool plots = !no_plots, views = !no_views;
   if (retry_failed && !resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
   const study::StudySpec spec = study::load_study(file);
   // Under mpirun: rank 0 coordinates and writes, the other ranks run the jobs it hands out.
   std::unique_ptr<study::Engine> mpi;
-  if (launched_by_mpi()) mpi = make_mpi_engine();
+  if (study::launched_by_mpi()) mpi = study::make_mpi_engine();
   study::RunOptions opt;
   opt.engine = mpi.get();
   if (mpi && mpi->worker()) {
@@ -221,7 +204,9 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
       std::string files;
       const auto add = [&](const std::string& f) { files += (files.empty() ? "" : ", ") + f; };
       if (views) try {
-          for (const auto& p : study::write_case_views(registry, {opt.out, {}, 2000, {}}).pages) add(p);
+          study::CaseViews pages;
+          pages.folder = opt.out;
+          for (const auto& p : study::write_case_views(registry, pages).pages) add(p);
         } catch (const Error& e) {
           // No series, or no model with a scene: no page, and nothing to complain about.
           const std::string why = e.what();
@@ -262,12 +247,16 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
 }
 
 int plot(const std::vector<std::string>& args) {
-  if (args.size() != 1) throw Error("plot needs exactly one study output folder: liesim plot DIR");
-  if (!std::filesystem::exists(std::filesystem::path(args[0]) / "results.csv"))
-    throw Error(fmt::format("plot: {} has no results.csv (run `liesim study` first)", args[0]));
-  const std::string note = study::draw_plots(args[0], static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  std::vector<std::string> dirs;
+  CommandLine cl("plot", "DIR", "Redraw the plots of a study from its results (DIR/results.csv) into DIR/plots.");
+  cl.operands(&dirs, "a study's output folder DIR", 1, 1);
+  cl.parse(args);
+  const std::string& dir = dirs.front();
+  if (!std::filesystem::exists(std::filesystem::path(dir) / "results.csv"))
+    throw Error(fmt::format("plot: {} has no results.csv (run `liesim study` first)", dir));
+  const std::string note = study::draw_plots(dir, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   if (!note.empty()) throw Error(note);
-  fmt::print("plots written to {}/plots\n", args[0]);
+  fmt::print("plots written to {}/plots\n", dir);
   return 0;
 }
 

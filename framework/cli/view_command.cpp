@@ -1,4 +1,5 @@
 // `liesim view`: the viewer page of runs (their summaries) or of a study's cases.
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "contained.hpp"
 
@@ -8,7 +9,6 @@
 #include <liesim/study/case_views.hpp>
 #include <liesim/view.hpp>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -18,7 +18,6 @@
 #include <fstream>
 #include <iostream>
 
-namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -83,20 +82,18 @@ int view(const Registry& registry, const std::vector<std::string>& args) {
   std::vector<std::string> paths;
   std::string runs_text, out, title;
   std::size_t frames = 2000;
-  po::options_description desc("view options");
-  desc.add_options()("path", po::value(&paths)->composing(), "a study folder, run summaries, or folders of summaries")(
-      "runs", po::value(&runs_text), "only these runs: integrator names A,B,... (of a study: also run indices, results.csv's index)")(
-      "out", po::value(&out), "the page (runs) or the folder of the pages (a study); default view.html beside the first summary, or the study folder")(
-      "frames", po::value(&frames), "at most this many frames (default 2000)")("title", po::value(&title), "the page's title");
-  po::positional_options_description positional;
-  positional.add("path", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw Error(fmt::format("view: {} (see `liesim view --help`)", e.what()));
-  }
+  CommandLine cl("view", "(STUDY_DIR | SUMMARY.json... | DIR) [--runs A,B] [--out FILE] [--frames N] [--title T]",
+                 "The motion in the browser: a self-contained page (three.js embedded) of runs of one model (`liesim run\n"
+                 "--summary S.json --output X.csv` writes what it needs), or one per case of a study (STUDY_DIR/view_CASE.html,\n"
+                 "its runs that wrote a series).");
+  cl.add()("runs", po::value(&runs_text)->value_name("A,B,..."),
+           "only these runs: integrator names (of a study: also run indices, results.csv's index)")(
+      "out", po::value(&out)->value_name("FILE"),
+      "the page (runs) or the folder of the pages (a study); default view.html beside the first summary, or the study folder")(
+      "frames", po::value(&frames)->value_name("N"), "at most this many frames (default 2000)")(
+      "title", po::value(&title)->value_name("T"), "the page's title");
+  cl.operands(&paths, "a study folder, run summaries, or folders of summaries", 1, -1);
+  cl.parse(args);
   if (paths.empty()) throw Error("view needs a study folder or run summaries (see `liesim view --help`)");
   if (frames < 2 || frames > 1'000'000) throw Error(fmt::format("view: --frames must be in [2, 1000000] (got {})", frames));
   std::vector<std::string> selection;

@@ -16,11 +16,6 @@
 
 namespace liesim {
 
-inline constexpr const char* diverged_prefix = "diverged at t = ";
-
-/// Whether a run's failure message says it diverged.
-inline bool diverged(const std::string& message) { return message.rfind(diverged_prefix, 0) == 0; }
-
 /// The divergence check on a model's conserved and non-increasing invariants. Allocates in its
 /// constructor only; check() evaluates the invariants into a preallocated vector.
 class InvariantBound {

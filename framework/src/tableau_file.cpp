@@ -5,7 +5,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <fmt/format.h>
-// toml++ compiled into this file (header-only), its symbols hidden as in src/study/study_file.cpp.
+// toml++ compiled into this file (header-only), its symbols hidden as in study/src/study_file.cpp (the study library).
 #define TOML_HEADER_ONLY 1
 #pragma GCC visibility push(hidden)
 #include <toml++/toml.h>

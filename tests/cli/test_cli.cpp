@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -559,4 +561,85 @@ TEST_CASE("rk and rkmk run a table file given by --tableau (a path from the work
   CHECK(d.code == 0);
   CHECK(has(d.out, "order and embedded order: its table's (--tableau FILE"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("every command takes --key=value as well as --key value; its help lists every option with its meaning") {
+  const fs::path d = temp_dir() / "key_value";
+  fs::create_directories(d);
+  // list, describe, run, the global --plugin-path.
+  const auto list = run_liesim(std::string("list --json --plugin-path=") + LIESIM_TEST_BINARY_DIR + "/test_plugins");
+  CHECK(list.code == 0);
+  const auto describe = run_liesim("describe pendulum_chain --param=N=3");
+  CHECK(describe.code == 0);
+  CHECK(has(describe.out, "q3"));
+  const auto run = run_liesim("run --model=rigid_body --integrator=rk4 --step=0.1 --t-end=0.5 --summary=" + (d / "s.json").string());
+  CHECK(run.code == 0);
+  CHECK(fs::exists(d / "s.json"));
+  // study: a two-run study with --jobs=2 --out=DIR --no-plots --no-views.
+  std::ofstream(d / "tiny.toml") << R"(name = "tiny"
+[reference]
+integrator = "rk4"
+step = 0.001
+[[case]]
+name = "top"
+model = "rigid_body"
+t_end = 0.2
+[[runs]]
+integrators = ["rk4"]
+steps = [0.1, 0.05]
+)";
+  const auto study = run_liesim("study " + (d / "tiny.toml").string() + " --jobs=2 --out=" + (d / "out").string() + " --no-plots --no-views");
+  CHECK(study.code == 0);
+  CHECK(fs::exists(d / "out" / "results.csv"));
+  // The commands whose real work needs more set-up: their options are read (the error is about
+  // the operand, not the option).
+  const auto merge = run_liesim("study merge " + (d / "none").string() + " --out=" + (d / "merged").string());
+  CHECK(merge.code == 1);
+  CHECK_FALSE(has(merge.out, "unrecognised"));
+  CHECK_FALSE(has(merge.out, "--out DIR"));
+  const auto view = run_liesim("view " + (d / "none").string() + " --frames=10 --title=T");
+  CHECK(has(view.out, "does not exist"));
+  const auto figure = run_liesim("figure strobe " + (d / "none.csv").string() + " --model=pendulum_chain --out=" + (d / "f.png").string());
+  CHECK(figure.code != 0);
+  CHECK_FALSE(has(figure.out, "unrecognised"));
+  const auto created = run_liesim("new model my_ball --lang=c --dir=" + (d / "my_ball").string());
+  CHECK(created.code == 0);
+  CHECK(fs::exists(d / "my_ball" / "CMakeLists.txt"));
+  const auto manifest = run_liesim("manifest " + (d / "none.so").string() + " --output=" + (d / "m.json").string());
+  CHECK(has(manifest.out, "no file"));
+  // An unknown option is named, with the help to read; so is a stray word.
+  const auto unknown = run_liesim("study " + (d / "tiny.toml").string() + " --jobz=2");
+  CHECK(unknown.code == 1);
+  CHECK(has(unknown.out, "jobz"));
+  CHECK(has(unknown.out, "liesim study --help"));
+  const auto stray = run_liesim("describe rk4 rk5");
+  CHECK(has(stray.out, "unexpected argument 'rk5'"));
+  // Help: every option of the command, with its meaning, from the table that parses it.
+  const std::map<std::string, std::vector<std::string>> options{
+      {"list", {"--json"}},
+      {"describe", {"--json", "--param KEY=VALUE"}},
+      {"run", {"--model NAME", "--integrator NAME", "--tableau FILE", "--output-grid DT", "--invariants-every K", "--run-timeout SECONDS"}},
+      {"study", {"--jobs N", "--out DIR", "--resume", "--retry-failed", "--run-timeout SECONDS", "--shard I/N", "--no-plots", "--no-views"}},
+      {"study merge", {"--out DIR", "--no-plots"}},
+      {"view", {"--runs A,B,...", "--out FILE", "--frames N", "--title T"}},
+      {"figure", {"--model M", "--param KEY=VALUE", "--out FILE", "--times T1,T2,...", "--exposures N", "--title T"}},
+      {"new", {"--dir DIR", "--lang c++|c"}},
+      {"manifest", {"--output FILE"}},
+      {"plot", {}}};
+  for (const auto& [command, names] : options) {
+    CAPTURE(command);
+    const auto help = run_liesim(command + " --help");
+    CHECK(help.code == 0);
+    CHECK(has(help.out, "usage: liesim " + command));
+    CHECK(has(help.out, "--plugin-path DIR"));
+    for (const auto& n : names) {
+      CAPTURE(n);
+      const auto at = help.out.find("  " + n + " ");
+      REQUIRE(at != std::string::npos);
+      // Its meaning on the same line, after the name.
+      const std::string line = help.out.substr(at, help.out.find('\n', at) - at);
+      CHECK(line.size() > n.size() + 12);
+    }
+  }
+  fs::remove_all(d);
 }

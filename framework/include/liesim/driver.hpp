@@ -98,6 +98,13 @@ class RunFailure : public Error {
   RunResult partial;
 };
 
+/// The start of a RunFailure's message when the run diverged (its state or a checked invariant
+/// passed its bound, DivergenceBounds), followed by the time; a study records such a run as
+/// "diverged".
+inline constexpr const char* diverged_prefix = "diverged at t = ";
+/// Whether a run's failure message says it diverged.
+inline bool diverged(const std::string& message) { return message.rfind(diverged_prefix, 0) == 0; }
+
 /// The kernel's options for adaptive step control, as `liesim describe` lists them.
 std::vector<SettingSpec> step_control_options();
 /// The kernel's step-control options of a method whose family declares `family`: a name the

@@ -1,5 +1,5 @@
 // Loading the MPI engine module (liesim_mpi.so) under an MPI launcher only.
-#include "mpi_engine.hpp"
+#include <liesim/study/mpi_engine.hpp>
 
 #include <liesim/status.hpp>
 
@@ -10,7 +10,7 @@
 
 #include <cstdlib>
 
-namespace liesim::cli {
+namespace liesim::study {
 
 bool launched_by_mpi() {
 #ifdef LIESIM_HAVE_MPI
@@ -27,7 +27,7 @@ std::filesystem::path mpi_module_path() {
   return exe.parent_path().parent_path() / "lib" / "liesim" / "liesim_mpi.so";
 }
 
-std::unique_ptr<study::Engine> make_mpi_engine() {
+std::unique_ptr<Engine> make_mpi_engine() {
 #ifndef LIESIM_HAVE_MPI
   throw Error("study: started by an MPI launcher, but this liesim was built without MPI: install libopenmpi-dev and "
               "rebuild (configure says 'MPI study engine: yes'), or run without mpirun (--jobs N)");
@@ -43,13 +43,13 @@ std::unique_ptr<study::Engine> make_mpi_engine() {
                             "liesim_mpi, or reinstall liesim; without mpirun, --jobs N runs the study on this machine)",
                             module.string(), why ? why : "unknown reason"));
   }
-  using Make = study::Engine* (*)();
+  using Make = Engine* (*)();
   const auto make = reinterpret_cast<Make>(::dlsym(handle, "liesim_make_mpi_engine"));
   if (!make)
     throw Error(fmt::format("study: {} is not liesim's MPI engine (no liesim_make_mpi_engine): rebuild the target liesim_mpi",
                             module.string()));
-  return std::unique_ptr<study::Engine>(make());
+  return std::unique_ptr<Engine>(make());
 #endif
 }
 
-}  // namespace liesim::cli
+}  // namespace liesim::study

@@ -18,7 +18,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
-namespace liesim::cli {
+namespace liesim::study {
 
 namespace {
 
@@ -68,7 +68,7 @@ std::string host_name() {
   return name;
 }
 
-class MpiEngine final : public study::Engine {
+class MpiEngine final : public Engine {
  public:
   MpiEngine() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -85,11 +85,11 @@ class MpiEngine final : public study::Engine {
 
   bool worker() const override { return rank_ != 0; }
 
-  bool run(const std::vector<int>& tags, const study::RunOptions& opt, const study::Phase& phase) override {
+  bool run(const std::vector<int>& tags, const RunOptions& opt, const Phase& phase) override {
     return rank_ == 0 ? coordinate(tags, opt, phase) : serve(phase);
   }
 
-  std::string description(const study::RunOptions&) const override {
+  std::string description(const RunOptions&) const override {
     std::string hosts;
     for (const auto& h : hosts_) hosts += (hosts.empty() ? "" : ", ") + h;
     return fmt::format("mpi: {} ranks (1 coordinator, {} workers) on {}", size_, size_ - 1, hosts);
@@ -97,7 +97,7 @@ class MpiEngine final : public study::Engine {
 
  private:
   /// Rank 0: hand out jobs one at a time to free ranks, collect outcomes, end the phase.
-  bool coordinate(const std::vector<int>& tags, const study::RunOptions& opt, const study::Phase& phase) {
+  bool coordinate(const std::vector<int>& tags, const RunOptions& opt, const Phase& phase) {
     std::vector<int> free_ranks;
     for (int r = size_ - 1; r >= 1; --r) free_ranks.push_back(r);
     std::map<int, int> busy;  // rank -> tag
@@ -143,7 +143,7 @@ class MpiEngine final : public study::Engine {
   }
 
   /// Ranks 1..: run each job handed out, in a child process, until the phase ends.
-  bool serve(const study::Phase& phase) {
+  bool serve(const Phase& phase) {
     for (;;) {
       MPI_Status status;
       while (!poll(0, MPI_ANY_TAG, status)) std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -184,7 +184,7 @@ class MpiEngine final : public study::Engine {
 
 }  // namespace
 
-}  // namespace liesim::cli
+}  // namespace liesim::study
 
 /// The module's entry point (mpi_module.cpp looks it up by this name): initialise MPI (once) and
 /// return this rank's engine, owned by the caller.
@@ -196,5 +196,5 @@ extern "C" __attribute__((visibility("default"))) liesim::study::Engine* liesim_
     char** argv = nullptr;
     MPI_Init(&argc, &argv);
   }
-  return new liesim::cli::MpiEngine();
+  return new liesim::study::MpiEngine();
 }

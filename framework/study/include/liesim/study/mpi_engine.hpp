@@ -4,7 +4,7 @@
 // crash, an exit() or a time limit fails that run only.
 //
 // The engine itself (mpi_engine.cpp) is the module liesim_mpi.so, the only binary linked with
-// Open MPI; the command loads it (mpi_module.cpp) only when an MPI launcher started it, so that
+// Open MPI; this library loads it (mpi_module.cpp) only when an MPI launcher started it, so that
 // every other command starts without libmpi and its dependencies.
 #pragma once
 #include <liesim/study/engine.hpp>
@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <memory>
 
-namespace liesim::cli {
+namespace liesim::study {
 
 /// Whether this process was started by an MPI launcher with more than one rank (Open MPI, MPICH
 /// or Slurm's PMI environment); false in a build without MPI.
@@ -22,6 +22,6 @@ bool launched_by_mpi();
 std::filesystem::path mpi_module_path();
 /// Load the module, initialise MPI (once) and return the engine of this rank; throws an Error
 /// naming the module and the reason when the build has no MPI or the module cannot be loaded.
-std::unique_ptr<study::Engine> make_mpi_engine();
+std::unique_ptr<Engine> make_mpi_engine();
 
-}  // namespace liesim::cli
+}  // namespace liesim::study
