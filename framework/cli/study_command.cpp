@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <thread>
 #include <unistd.h>
 
@@ -83,97 +84,75 @@ int merge(const Registry& registry, const std::vector<std::string>& args) {
   return failed > 0 ? 3 : 0;
 }
 
-}  // namespace
+/// What `liesim study FILE` was asked.
+struct StudyArguments {
+  std::string file, out;  ///< out: "" for the study file's 'output'
+  std::pair<int, int> shard{1, 1};
+  bool sharded = false;
+  int jobs = 1;
+  bool resume = false, retry_failed = false, plots = true, views = true;
+  double run_timeout = 0.0;  ///< 0: none beyond the study file's
+};
 
-int study(const Registry& registry, const std::vector<std::string>& args) {
-  if (!args.empty() && args[0] == "merge") return merge(registry, args);
+StudyArguments parse_study(const std::vector<std::string>& args) {
+  StudyArguments a;
   std::vector<std::string> files;
-  std::string out, shard_text, jobs_text, timeout_text;
-  bool resume = false, retry_failed = false, no_plots = false, no_views = false;
+  std::string shard_text, jobs_text, timeout_text;
+  bool no_plots = false, no_views = false;
   CommandLine cl("study", "FILE.toml [--jobs N] [--out DIR] [--resume [--retry-failed]] [--run-timeout SECONDS] [--shard I/N] [--no-plots] [--no-views]",
                  "Run a comparison study: every run in a process of its own (a crash or a time limit fails that run, not the study);\n"
                  "Ctrl-C stops and keeps results. Under `mpirun -np K liesim study FILE.toml ...` rank 0 hands the runs out to K - 1\n"
                  "worker ranks (docs/cluster.md). `liesim study merge SHARD_DIR... --out DIR` joins the shards' folders into one\n"
                  "study (see `liesim study merge --help`).");
   cl.add()("jobs", po::value(&jobs_text)->value_name("N"), "runs at once, 1 to 1024 (default: the number of cores)")(
-      "out", po::value(&out)->value_name("DIR"), "the output folder (default: the study file's 'output')")(
-      "resume", po::bool_switch(&resume), "keep the results of an earlier, interrupted execution in the folder; run the rest")(
-      "retry-failed", po::bool_switch(&retry_failed), "with --resume: run the failed runs again")(
+      "out", po::value(&a.out)->value_name("DIR"), "the output folder (default: the study file's 'output')")(
+      "resume", po::bool_switch(&a.resume), "keep the results of an earlier, interrupted execution in the folder; run the rest")(
+      "retry-failed", po::bool_switch(&a.retry_failed), "with --resume: run the failed runs again")(
       "run-timeout", po::value(&timeout_text)->value_name("SECONDS"), "time limit of a run or reference where the study file sets none")(
       "shard", po::value(&shard_text)->value_name("I/N"), "only the I-th of N shares of the runs (job arrays; `study merge` joins them)")(
       "no-plots", po::bool_switch(&no_plots), "draw no plots (`liesim plot DIR` draws them later)")(
       "no-views", po::bool_switch(&no_views), "write no viewer pages (view_CASE.html)");
   cl.operands(&files, "a study file FILE.toml", 1, 1);
   const po::variables_map vm = cl.parse(args);
-  const std::string file = files.front();
-  if (vm.count("out") && out.empty())
+  a.file = files.front();
+  if (vm.count("out") && a.out.empty())
     throw Error("study: --out needs a folder (got \"\"); leave --out away to use the study file's 'output'");
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  a.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (vm.count("jobs")) {
     char* end = nullptr;
     const long j = std::strtol(jobs_text.c_str(), &end, 10);
     if (end == jobs_text.c_str() || *end != '\0' || j < 1 || j > 1024)
       throw Error(fmt::format("study: --jobs must be an integer in [1, 1024] (got '{}')", jobs_text));
-    jobs = static_cast<int>(j);
+    a.jobs = static_cast<int>(j);
   }
-  const bool sharded = vm.count("shard") > 0;
-  const std::pair<int, int> shard = sharded ? shard_value(shard_text) : std::pair<int, int>{1, 1};
-  const double run_timeout = vm.count("run-timeout") ? seconds_value("--run-timeout", timeout_text) : 0.0;
-  const bool plots = !no_plots, views = !no_views;
-  if (retry_failed && !resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
-  const study::StudySpec spec = study::load_study(file);
-  // Under mpirun: rank 0 coordinates and writes, the other ranks run the jobs it hands out.
-  std::unique_ptr<study::Engine> mpi;
-  if (study::launched_by_mpi()) mpi = study::make_mpi_engine();
+  a.sharded = vm.count("shard") > 0;
+  if (a.sharded) a.shard = shard_value(shard_text);
+  if (vm.count("run-timeout")) a.run_timeout = seconds_value("--run-timeout", timeout_text);
+  a.plots = !no_plots;
+  a.views = !no_views;
+  if (a.retry_failed && !a.resume) throw Error("study: --retry-failed reruns the failed runs of an earlier execution: give it with --resume");
+  return a;
+}
+
+/// The study's execution settings from the arguments: the folder (a shard's own under the
+/// study's 'output'), the shard, the limits.
+study::RunOptions run_options(const StudyArguments& a, const study::StudySpec& spec) {
   study::RunOptions opt;
-  opt.engine = mpi.get();
-  if (mpi && mpi->worker()) {
-    // A worker rank: run what rank 0 hands out; every output is rank 0's. Stops are rank 0's too.
-    opt.out = out.empty() ? (sharded ? fmt::format("{}/shard-{}-of-{}", spec.output, shard.first, shard.second) : spec.output) : out;
-    opt.shard = shard.first;
-    opt.shards = shard.second;
-    opt.run_timeout = run_timeout;
-    ::signal(SIGINT, SIG_IGN);
-    ::signal(SIGTERM, SIG_IGN);
-    (void)study::run_study(registry, spec, opt);
-    return 0;
-  }
-  opt.jobs = jobs;
-  opt.out = out.empty() ? (sharded ? fmt::format("{}/shard-{}-of-{}", spec.output, shard.first, shard.second) : spec.output) : out;
-  opt.shard = shard.first;
-  opt.shards = shard.second;
-  opt.resume = resume;
-  opt.retry_failed = retry_failed;
-  opt.run_timeout = run_timeout;
-  stop_signal = 0;
-  struct sigaction action {};
-  action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
-  struct sigaction old_int {}, old_term {};
-  ::sigaction(SIGINT, &action, &old_int);
-  ::sigaction(SIGTERM, &action, &old_term);
-  struct Restore {
-    struct sigaction i, t;
-    ~Restore() {
-      ::sigaction(SIGINT, &i, nullptr);
-      ::sigaction(SIGTERM, &t, nullptr);
-    }
-  } restore{old_int, old_term};
-  opt.stop_requested = [] { return stop_signal != 0; };
-  // Under mpirun a Ctrl-C reaches rank 0 as SIGTERM from the launcher, which kills every rank
-  // soon after: no grace for the runs in flight, so that what is done is written in time.
-  if (mpi) opt.grace_s = 0.0;
-  opt.on_stop = [&](int in_flight) {
-    if (opt.grace_s > 0)
-      fmt::print(stderr, "\nliesim: {}: no new runs; waiting up to {:g} s for the {} run(s) in flight (again to quit at once)\n",
-                 stop_signal == SIGINT ? "interrupted" : "terminated", opt.grace_s, in_flight);
-    else
-      fmt::print(stderr, "\nliesim: {}: no new runs; the {} run(s) in flight are stopped\n",
-                 stop_signal == SIGINT ? "interrupted" : "terminated", in_flight);
-  };
+  opt.out = !a.out.empty() ? a.out : a.sharded ? fmt::format("{}/shard-{}-of-{}", spec.output, a.shard.first, a.shard.second) : spec.output;
+  opt.shard = a.shard.first;
+  opt.shards = a.shard.second;
+  opt.run_timeout = a.run_timeout;
+  opt.jobs = a.jobs;
+  opt.resume = a.resume;
+  opt.retry_failed = a.retry_failed;
+  return opt;
+}
+
+/// One line per finished run (a progress bar on a terminal).
+std::function<void(int, int, const study::RunRecord&)> progress_printer() {
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();
-  opt.progress = [&](int done, int total, const study::RunRecord& r) {
+  return [tty, start](int done, int total, const study::RunRecord& r) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double left = done > 0 ? elapsed / done * (total - done) : 0.0;
     if (tty) {
@@ -189,43 +168,102 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
                                                 : fmt::format(", distance ratio {:.6g}", r.distance_ratio));
     }
   };
+}
+
+/// The viewer pages (view_CASE.html) and the strobe figures, made in a child process: the models'
+/// code draws the scenes.
+void write_pictures(const Registry& registry, const study::StudySpec& spec, const std::string& out, bool views, bool plots) {
+  const ChildOutcome o = run_in_child([&] {
+    std::string files;
+    const auto add = [&](const std::string& f) { files += (files.empty() ? "" : ", ") + f; };
+    if (views) try {
+        study::CaseViews pages;
+        pages.folder = out;
+        for (const auto& p : study::write_case_views(registry, pages).pages) add(p);
+      } catch (const Error& e) {
+        // No series, or no model with a scene: no page, and nothing to complain about.
+        const std::string why = e.what();
+        if (why.find("wrote a time series") == std::string::npos && why.find("states a scene") == std::string::npos) throw;
+      }
+    if (plots)
+      for (const auto& f : study::draw_strobe_figures(registry, spec, out)) add(f);
+    return files;
+  }, 600.0);
+  if (!o.answered())
+    fmt::print(stderr, "liesim: study '{}': viewer pages or strobe figures missing: {}\n", spec.name,
+               o.end == ChildOutcome::End::failed ? o.text : o.reason());
+  else if (!o.text.empty())
+    fmt::print(stderr, "study '{}': viewer pages and strobe figures: {}\n", spec.name, o.text);
+}
+
+/// Ctrl-C and SIGTERM stop the study (stop_signal) while it runs; the handlers before it are put
+/// back when this ends.
+class StopSignals {
+ public:
+  StopSignals() {
+    stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, &old_int_);
+    ::sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+}  // namespace
+
+int study(const Registry& registry, const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "merge") return merge(registry, args);
+  const StudyArguments a = parse_study(args);
+  const study::StudySpec spec = study::load_study(a.file);
+  // Under mpirun: rank 0 coordinates and writes, the other ranks run the jobs it hands out.
+  std::unique_ptr<study::Engine> mpi;
+  if (study::launched_by_mpi()) mpi = study::make_mpi_engine();
+  study::RunOptions opt = run_options(a, spec);
+  opt.engine = mpi.get();
+  if (mpi && mpi->worker()) {
+    // A worker rank: run what rank 0 hands out; every output is rank 0's. Stops are rank 0's too.
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
+    (void)study::run_study(registry, spec, opt);
+    return 0;
+  }
+  const StopSignals stops;
+  opt.stop_requested = [] { return stop_signal != 0; };
+  // Under mpirun a Ctrl-C reaches rank 0 as SIGTERM from the launcher, which kills every rank
+  // soon after: no grace for the runs in flight, so that what is done is written in time.
+  if (mpi) opt.grace_s = 0.0;
+  opt.on_stop = [&](int in_flight) {
+    if (opt.grace_s > 0)
+      fmt::print(stderr, "\nliesim: {}: no new runs; waiting up to {:g} s for the {} run(s) in flight (again to quit at once)\n",
+                 stop_signal == SIGINT ? "interrupted" : "terminated", opt.grace_s, in_flight);
+    else
+      fmt::print(stderr, "\nliesim: {}: no new runs; the {} run(s) in flight are stopped\n",
+                 stop_signal == SIGINT ? "interrupted" : "terminated", in_flight);
+  };
+  opt.progress = progress_printer();
   const std::string started = study::utc_now();
   const study::LocalEngine local;
   const std::string engine = opt.engine ? opt.engine->description(opt) : local.description(opt);
   fmt::print(stderr, "study '{}': output in {}, {}\n", spec.name, opt.out, engine);
   const study::StudyResult result = study::run_study(registry, spec, opt);
   study::write_orders(opt.out, result.orders);
-  study::write_manifest(opt.out, spec, registry, started, study::utc_now(), jobs,
-                        sharded ? fmt::format("{}/{}", shard.first, shard.second) : "", {}, engine);
-  // The viewer pages (view_CASE.html) and the strobe figures, made in a child process: the models'
-  // code draws the scenes.
-  if (!result.interrupted && (views || plots)) {
-    const ChildOutcome o = run_in_child([&] {
-      std::string files;
-      const auto add = [&](const std::string& f) { files += (files.empty() ? "" : ", ") + f; };
-      if (views) try {
-          study::CaseViews pages;
-          pages.folder = opt.out;
-          for (const auto& p : study::write_case_views(registry, pages).pages) add(p);
-        } catch (const Error& e) {
-          // No series, or no model with a scene: no page, and nothing to complain about.
-          const std::string why = e.what();
-          if (why.find("wrote a time series") == std::string::npos && why.find("states a scene") == std::string::npos) throw;
-        }
-      if (plots)
-        for (const auto& f : study::draw_strobe_figures(registry, spec, opt.out)) add(f);
-      return files;
-    }, 600.0);
-    if (!o.answered())
-      fmt::print(stderr, "liesim: study '{}': viewer pages or strobe figures missing: {}\n", spec.name,
-                 o.end == ChildOutcome::End::failed ? o.text : o.reason());
-    else if (!o.text.empty())
-      fmt::print(stderr, "study '{}': viewer pages and strobe figures: {}\n", spec.name, o.text);
-  }
+  study::write_manifest(opt.out, spec, registry, started, study::utc_now(), a.jobs,
+                        a.sharded ? fmt::format("{}/{}", a.shard.first, a.shard.second) : "", {}, engine);
+  if (!result.interrupted && (a.views || a.plots)) write_pictures(registry, spec, opt.out, a.views, a.plots);
   const std::string note = result.interrupted
                                ? fmt::format("The study was interrupted: {} run(s) not made, no plots drawn (`liesim study {} --resume` "
-                                             "finishes it; `liesim plot {}` draws what is there).", result.not_run, file, opt.out)
-                           : plots_or_note(plots, opt.out, jobs);
+                                             "finishes it; `liesim plot {}` draws what is there).", result.not_run, a.file, opt.out)
+                           : plots_or_note(a.plots, opt.out, a.jobs);
   study::write_report(opt.out, spec, result, note);
   int failed = 0;
   for (const auto& r : result.records) failed += r.status != "ok";
@@ -234,8 +272,8 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   if (!note.empty()) fmt::print("{}\n", note);
   if (result.interrupted) {
     fmt::print(stderr, "liesim: study '{}' interrupted with {} of {} runs done; every finished result is kept. Resume with: "
-               "liesim study {}{} --resume\n", spec.name, result.records.size(), result.records.size() + result.not_run, file,
-               out.empty() ? "" : " --out " + out);
+               "liesim study {}{} --resume\n", spec.name, result.records.size(), result.records.size() + result.not_run, a.file,
+               a.out.empty() ? "" : " --out " + a.out);
     return 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
   if (failed > 0) {

@@ -124,145 +124,170 @@ void check_scene(const Scene& scene, const std::vector<std::string>& observables
                                 observables.empty() ? std::string("it has none") : fmt::format("{}", fmt::join(observables, ", "))));
 }
 
+namespace {
+
+/// The frames of a page: run 0's sample times (thinned evenly to the frame budget, or those nearest
+/// the times asked for), how many samples it has, and the scene's paths (the observables they name
+/// at up to 2,000 of run 0's samples).
+struct Frames {
+  std::vector<double> times;
+  long rows = 0;
+  std::vector<std::vector<double>> path_points;  ///< per path: x, y, z of each point
+};
+
+Frames choose_frames(const Model& model, const Scene& scene, const std::vector<std::string>& observable_names, const ViewRun& run0,
+                     const ViewOptions& options) {
+  Frames frames;
+  std::vector<double>& times = frames.times;
+  const long rows = frames.rows = count_rows(run0.series);  // the thinning's stride, and what the page says
+  const int n = model.size();
+  Eigen::VectorXd obs(model.observable_count());
+  std::vector<std::vector<double>>& path_points = frames.path_points;
+  path_points.resize(scene.paths.size());
+  SeriesReader first(run0.series);
+  if (rows == 0) throw Error(fmt::format("view: the series '{}' has no rows", run0.series));
+  std::vector<double> all_times;
+  std::vector<double> row;
+  const std::size_t budget = std::max<std::size_t>(2, options.frame_budget);
+  const bool chosen = !options.times.empty() || options.exposures > 1;
+  const bool thin = !chosen && static_cast<std::size_t>(rows) > budget;
+  const long stride = thin ? (rows - 2) / static_cast<long>(budget - 1) + 1 : 1;  // ceil((rows - 1) / (budget - 1))
+  // The paths (a desired trajectory): the observables at up to 2000 of run 0's samples, whatever the frames.
+  const long path_stride = (rows - 1) / 2000 + 1;
+  Eigen::VectorXd y0(n);
+  for (long r = 0; first.next(row); ++r) {
+    if (!scene.paths.empty() && (r % path_stride == 0 || r == rows - 1)) {
+      for (int i = 0; i < n && i + 1 < static_cast<int>(row.size()); ++i) y0[i] = row[1 + i];
+      if (y0.allFinite() && model.evaluate_observables(row[0], y0, obs) == Status::ok)
+        for (std::size_t p = 0; p < scene.paths.size(); ++p)
+          for (const std::string* name : {&scene.paths[p].x, &scene.paths[p].y, &scene.paths[p].z})
+            path_points[p].push_back(obs[std::find(observable_names.begin(), observable_names.end(), *name) - observable_names.begin()]);
+    }
+    if (chosen) {
+      all_times.push_back(row[0]);
+    } else if (!thin) {
+      times.push_back(row[0]);
+    } else {
+      // Every stride-th row and the last: a fixed-step run keeps a regular grid of frames.
+      if (r % stride == 0 || r == rows - 1) times.push_back(row[0]);
+    }
+  }
+  std::vector<double> wanted = options.times;
+  if (wanted.empty() && options.exposures > 1 && !all_times.empty())
+    for (int k = 0; k < options.exposures; ++k)
+      wanted.push_back(all_times.front() + (all_times.back() - all_times.front()) * k / (options.exposures - 1));
+  for (double t : wanted) {
+    const auto it = std::min_element(all_times.begin(), all_times.end(), [t](double a, double b) { return std::abs(a - t) < std::abs(b - t); });
+    if (it == all_times.end()) break;
+    if (!times.empty() && *it <= times.back())
+      throw Error(fmt::format("view: the times {} select the sample at t = {} twice (give increasing times at least a sample apart, "
+                              "or fewer exposures)", fmt::join(wanted, ","), *it));
+    times.push_back(*it);
+  }
+  return frames;
+}
+
+/// One run of the page at the frames: its poses, the shown columns' values and (after run 0) its
+/// distance to run 0 in the model's space; run 0's states at the frames go to `states0`, the
+/// columns it shows to `columns`.
+json view_run(const Model& model, const Scene& scene, const ViewRun& source, std::size_t k, const std::vector<double>& times,
+              const std::vector<std::string>& shown, std::vector<Eigen::VectorXd>& states0, json& columns) {
+  const int n = model.size();
+  const auto state = model.state_names();
+  const std::size_t bodies = scene.bodies.size();
+  Eigen::VectorXd poses(pose_size * static_cast<Eigen::Index>(bodies)), y(n);
+  const double span = std::max({1.0, std::abs(times.front()), std::abs(times.back())});
+  const double tolerance = 1e-9 * span;
+  SeriesReader reader(source.series);
+  const auto& cols = reader.columns();
+  // t, the state, then the invariants (CsvWriter's order): a series of a larger instance (a longer
+  // chain) has the state as a prefix, its next column tells it apart.
+  std::vector<std::string> expected{"t"};
+  expected.insert(expected.end(), state.begin(), state.end());
+  for (const auto& i : model.invariants()) expected.push_back(i.name);
+  if (cols.size() < expected.size() || !std::equal(expected.begin(), expected.end(), cols.begin()))
+    throw Error(fmt::format("view: the series '{}' is not of this model (with these parameters): its columns begin {}, the model's "
+                            "are {}", source.series, fmt::join(cols.begin(), cols.begin() + std::min(cols.size(), expected.size()), ", "),
+                            fmt::join(expected, ", ")));
+  std::vector<std::size_t> shown_at;  // where the shown columns are in this series
+  std::vector<std::string> shown_here;
+  for (const auto& name : shown)
+    if (const auto it = std::find(cols.begin() + 1 + n, cols.end(), name); it != cols.end()) {
+      shown_at.push_back(static_cast<std::size_t>(it - cols.begin()));
+      shown_here.push_back(name);
+    }
+  if (k == 0) columns = shown_here;
+  json run = {{"label", source.label}, {"color", run_colour(k)}, {"poses", json::array()}, {"values", json::array()},
+              {"distance", json::array()}};
+  std::vector<double> row, held;
+  bool have = reader.next(row), ended = false;
+  json last_pose = nullptr, last_distance = nullptr;
+  for (std::size_t f = 0; f < times.size(); ++f) {
+    const double t = times[f];
+    // The latest sample at or before the frame (within round-off of it).
+    while (have && row[0] <= t + tolerance) {
+      held = row;
+      have = reader.next(row);
+    }
+    if (!have && !held.empty() && held[0] < t - tolerance) ended = true;
+    const bool at_frame = !held.empty() && std::abs(held[0] - t) <= tolerance;
+    if (held.empty() || (ended && !at_frame)) {  // before its first sample, or after its end: last pose, no values
+      run["poses"].push_back(last_pose);
+      run["values"].push_back(nullptr);
+      run["distance"].push_back(nullptr);
+      continue;
+    }
+    for (int i = 0; i < n; ++i) y[i] = held[1 + i];
+    json pose = nullptr;
+    if (y.allFinite()) {
+      if (model.scene_poses(held[0], y, poses) != Status::ok)
+        throw Error(fmt::format("view: the model's scene poses failed at t = {} of '{}': {}", held[0], source.series, model.last_error()));
+      pose = json::array();
+      for (Eigen::Index i = 0; i < poses.size(); ++i) pose.push_back(rounded(poses[i]));
+    }
+    last_pose = pose;
+    run["poses"].push_back(pose);
+    json values = json::array();
+    for (std::size_t c = 0; c < shown_at.size(); ++c) values.push_back(rounded(held[shown_at[c]]));
+    run["values"].push_back(values);
+    if (k == 0) {
+      states0[f] = y;
+      run["distance"].push_back(nullptr);
+    } else {
+      // Where the two have no sample at the same time, the last distance measured holds (as the poses do).
+      const bool comparable = at_frame && states0[f].size() == n && y.allFinite() && states0[f].allFinite();
+      if (comparable) last_distance = rounded(model.space().distance(y, states0[f]));
+      run["distance"].push_back(last_distance);
+    }
+  }
+  return run;
+}
+
+}  // namespace
+
 json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewOptions& options) {
   if (runs.empty()) throw Error("view: no run to show");
   const Scene scene = model.scene();
   std::vector<std::string> observable_names;
   for (const auto& o : model.observables()) observable_names.push_back(o.name);
   check_scene(scene, observable_names);
-  const int n = model.size();
-  const auto state = model.state_names();
   std::vector<std::string> shown;  // the invariants and observables, as the series has them
   for (const auto& i : model.invariants()) shown.push_back(i.name);
   for (const auto& o : observable_names) shown.push_back(o);
-
-  // Run 0 chooses the frames: its samples thinned evenly to the budget, or those nearest the given times.
-  std::vector<double> times;
-  const long rows = count_rows(runs[0].series);  // run 0's samples: the thinning's stride, and what the page says
-  Eigen::VectorXd obs(model.observable_count());
-  std::vector<std::vector<double>> path_points(scene.paths.size());
-  {
-    SeriesReader first(runs[0].series);
-    if (rows == 0) throw Error(fmt::format("view: the series '{}' has no rows", runs[0].series));
-    std::vector<double> all_times;
-    std::vector<double> row;
-    const std::size_t budget = std::max<std::size_t>(2, options.frame_budget);
-    const bool chosen = !options.times.empty() || options.exposures > 1;
-    const bool thin = !chosen && static_cast<std::size_t>(rows) > budget;
-    const long stride = thin ? (rows - 2) / static_cast<long>(budget - 1) + 1 : 1;  // ceil((rows - 1) / (budget - 1))
-    // The paths (a desired trajectory): the observables at up to 2000 of run 0's samples, whatever the frames.
-    const long path_stride = (rows - 1) / 2000 + 1;
-    Eigen::VectorXd y0(n);
-    for (long r = 0; first.next(row); ++r) {
-      if (!scene.paths.empty() && (r % path_stride == 0 || r == rows - 1)) {
-        for (int i = 0; i < n && i + 1 < static_cast<int>(row.size()); ++i) y0[i] = row[1 + i];
-        if (y0.allFinite() && model.evaluate_observables(row[0], y0, obs) == Status::ok)
-          for (std::size_t p = 0; p < scene.paths.size(); ++p)
-            for (const std::string* name : {&scene.paths[p].x, &scene.paths[p].y, &scene.paths[p].z})
-              path_points[p].push_back(obs[std::find(observable_names.begin(), observable_names.end(), *name) - observable_names.begin()]);
-      }
-      if (chosen) {
-        all_times.push_back(row[0]);
-      } else if (!thin) {
-        times.push_back(row[0]);
-      } else {
-        // Every stride-th row and the last: a fixed-step run keeps a regular grid of frames.
-        if (r % stride == 0 || r == rows - 1) times.push_back(row[0]);
-      }
-    }
-    std::vector<double> wanted = options.times;
-    if (wanted.empty() && options.exposures > 1 && !all_times.empty())
-      for (int k = 0; k < options.exposures; ++k)
-        wanted.push_back(all_times.front() + (all_times.back() - all_times.front()) * k / (options.exposures - 1));
-    for (double t : wanted) {
-      const auto it = std::min_element(all_times.begin(), all_times.end(), [t](double a, double b) { return std::abs(a - t) < std::abs(b - t); });
-      if (it == all_times.end()) break;
-      if (!times.empty() && *it <= times.back())
-        throw Error(fmt::format("view: the times {} select the sample at t = {} twice (give increasing times at least a sample apart, "
-                                "or fewer exposures)", fmt::join(wanted, ","), *it));
-      times.push_back(*it);
-    }
-  }
-  const double span = std::max({1.0, std::abs(times.front()), std::abs(times.back())});
-  const double tolerance = 1e-9 * span;
-
+  // Run 0 chooses the frames.
+  const Frames frames = choose_frames(model, scene, observable_names, runs[0], options);
+  const std::vector<double>& times = frames.times;
   json doc = {{"format", "liesim-view 1"}, {"title", options.title}, {"scene", scene_json(scene)}, {"times", json::array()},
               {"thinned", nullptr}, {"columns", json::array()}, {"runs", json::array()}};
   for (double t : times) doc["times"].push_back(t);
-  if (options.times.empty() && options.exposures <= 1 && static_cast<std::size_t>(rows) > times.size()) doc["thinned"] = {{"frames", times.size()}, {"samples", rows}};
-
+  if (options.times.empty() && options.exposures <= 1 && static_cast<std::size_t>(frames.rows) > times.size())
+    doc["thinned"] = {{"frames", times.size()}, {"samples", frames.rows}};
   std::vector<Eigen::VectorXd> states0(times.size());  // run 0's states at the frames, for distances
-  const std::size_t bodies = scene.bodies.size();
-  Eigen::VectorXd poses(pose_size * static_cast<Eigen::Index>(bodies)), y(n);
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    SeriesReader reader(runs[k].series);
-    const auto& cols = reader.columns();
-    // t, the state, then the invariants (CsvWriter's order): a series of a larger instance (a longer
-    // chain) has the state as a prefix, its next column tells it apart.
-    std::vector<std::string> expected{"t"};
-    expected.insert(expected.end(), state.begin(), state.end());
-    for (const auto& i : model.invariants()) expected.push_back(i.name);
-    if (cols.size() < expected.size() || !std::equal(expected.begin(), expected.end(), cols.begin()))
-      throw Error(fmt::format("view: the series '{}' is not of this model (with these parameters): its columns begin {}, the model's "
-                              "are {}", runs[k].series, fmt::join(cols.begin(), cols.begin() + std::min(cols.size(), expected.size()), ", "),
-                              fmt::join(expected, ", ")));
-    std::vector<std::size_t> shown_at;  // where the shown columns are in this series
-    std::vector<std::string> shown_here;
-    for (const auto& name : shown)
-      if (const auto it = std::find(cols.begin() + 1 + n, cols.end(), name); it != cols.end()) {
-        shown_at.push_back(static_cast<std::size_t>(it - cols.begin()));
-        shown_here.push_back(name);
-      }
-    if (k == 0) doc["columns"] = shown_here;
-    json run = {{"label", runs[k].label}, {"color", run_colour(k)}, {"poses", json::array()}, {"values", json::array()},
-                {"distance", json::array()}};
-    std::vector<double> row, held;
-    bool have = reader.next(row), ended = false;
-    json last_pose = nullptr, last_distance = nullptr;
-    for (std::size_t f = 0; f < times.size(); ++f) {
-      const double t = times[f];
-      // The latest sample at or before the frame (within round-off of it).
-      while (have && row[0] <= t + tolerance) {
-        held = row;
-        have = reader.next(row);
-      }
-      if (!have && !held.empty() && held[0] < t - tolerance) ended = true;
-      const bool at_frame = !held.empty() && std::abs(held[0] - t) <= tolerance;
-      if (held.empty() || (ended && !at_frame)) {  // before its first sample, or after its end: last pose, no values
-        run["poses"].push_back(last_pose);
-        run["values"].push_back(nullptr);
-        run["distance"].push_back(nullptr);
-        continue;
-      }
-      for (int i = 0; i < n; ++i) y[i] = held[1 + i];
-      json pose = nullptr;
-      if (y.allFinite()) {
-        if (model.scene_poses(held[0], y, poses) != Status::ok)
-          throw Error(fmt::format("view: the model's scene poses failed at t = {} of '{}': {}", held[0], runs[k].series, model.last_error()));
-        pose = json::array();
-        for (Eigen::Index i = 0; i < poses.size(); ++i) pose.push_back(rounded(poses[i]));
-      }
-      last_pose = pose;
-      run["poses"].push_back(pose);
-      json values = json::array();
-      for (std::size_t c = 0; c < shown_at.size(); ++c) values.push_back(rounded(held[shown_at[c]]));
-      run["values"].push_back(values);
-      if (k == 0) {
-        states0[f] = y;
-        run["distance"].push_back(nullptr);
-      } else {
-        // Where the two have no sample at the same time, the last distance measured holds (as the poses do).
-        const bool comparable = at_frame && states0[f].size() == n && y.allFinite() && states0[f].allFinite();
-        if (comparable) last_distance = rounded(model.space().distance(y, states0[f]));
-        run["distance"].push_back(last_distance);
-      }
-    }
-    doc["runs"].push_back(std::move(run));
-  }
+  for (std::size_t k = 0; k < runs.size(); ++k) doc["runs"].push_back(view_run(model, scene, runs[k], k, times, shown, states0, doc["columns"]));
   for (std::size_t p = 0; p < scene.paths.size(); ++p) {
     json points = json::array();
-    for (std::size_t i = 0; i + 2 < path_points[p].size(); i += 3)
-      points.push_back({rounded(path_points[p][i]), rounded(path_points[p][i + 1]), rounded(path_points[p][i + 2])});
+    for (std::size_t i = 0; i + 2 < frames.path_points[p].size(); i += 3)
+      points.push_back({rounded(frames.path_points[p][i]), rounded(frames.path_points[p][i + 1]), rounded(frames.path_points[p][i + 2])});
     doc["scene"]["paths"][p]["points"] = points;
   }
   return doc;

@@ -193,6 +193,148 @@ void write_events(std::ostream& o, const StudySpec& study, const StudyResult& re
   }
 }
 
+
+/// A case's method labels: the integrator's name, with its group where it runs in several groups
+/// of the case (e.g. with different options).
+struct Labels {
+  std::map<std::string, std::set<std::string>> groups_of;
+  Labels(const StudyResult& result, const std::string& c) {
+    for (const auto& r : result.records)
+      if (r.case_name == c) groups_of[r.integrator].insert(r.group);
+  }
+  std::string operator()(const std::string& integrator, const std::string& group) const {
+    const auto it = groups_of.find(integrator);
+    return it != groups_of.end() && it->second.size() > 1 ? fmt::format("{} ({})", integrator, group) : integrator;
+  }
+};
+
+/// Errors along the trajectory (over the case's output times, against the reference's dense
+/// output): how far the reference judges them. Returns whether the case has them.
+bool write_trajectory_note(std::ostream& o, const StudyResult& result, const std::string& c) {
+  bool along = false;
+  for (const auto& r : result.records) along = along || (r.case_name == c && !std::isnan(r.error_max));
+  if (!along) return false;
+  const auto ref = result.references.find(c);
+  const double floor = ref != result.references.end() ? ref->second.trajectory_accuracy : 0.0;
+  std::size_t points = 0, near = 0;
+  for (const auto& r : result.records)
+    if (r.case_name == c && !std::isnan(r.error_max)) {
+      ++points;
+      if (r.error_max <= 10 * floor) ++near;
+    }
+  o << fmt::format("Errors along the trajectory (columns `error:max`, `error:rms` of results.csv): the largest and the RMS "
+                   "error over the case's output times, against the reference's dense output there, whose own accuracy "
+                   "estimate over those times is {:.2e} (the largest difference to the loosened reference); {}.\n\n",
+                   floor,
+                   near == 0 ? fmt::format("every one of the {} runs' maximum errors is above 10x that, so the reference judges them all", points)
+                             : fmt::format("{} of the {} runs have a maximum error within 10x of it: their trajectory errors are "
+                                           "bounded by the reference's, not measured (tighten the [reference])", near, points));
+  return true;
+}
+
+/// One row per run of the case: its setting, status, errors, work, drifts and time.
+void write_runs_table(std::ostream& o, const StudyResult& result, const std::string& c, bool along, const Labels& label_of) {
+  o << "| method | step / tol | status | error at T |" << (along ? " max error over the outputs | RMS error |" : "")
+    << " steps | rejected | f + F evals | exps | energy drift | max drift of the other invariants | wall time [s] |\n";
+  o << "|---|---|---|---|" << (along ? "---|---|" : "") << "---|---|---|---|---|---|---|\n";
+  for (const auto& r : result.records) {
+    if (r.case_name != c) continue;
+    const std::string label = label_of(r.integrator, r.group);
+    // Energy is reported apart: the other invariants are mostly constraints (|q| - 1, q.w, ...).
+    std::string energy = "–", worst = "–";
+    double drift = -1;
+    for (const auto& [k, v] : r.drift) {
+      if (k == "energy") energy = fmt::format("{:.1e}", v);
+      else if (v > drift || std::isnan(v)) {
+        drift = v;
+        worst = fmt::format("{:.1e} ({})", v, k);
+      }
+    }
+    const auto sci = [](double v) { return std::isnan(v) ? std::string("–") : fmt::format("{:.2e}", v); };
+    o << fmt::format("| {} | {} | {} | {} |{} {} | {} | {} | {} | {} | {} | {:.3g} |\n", label,
+                     r.step > 0 ? fmt::format("h = {:.6g}", r.step) : r.tolerance > 0 ? fmt::format("tol = {:.3g}", r.tolerance) : "–",
+                     r.status == "ok" ? "ok" : "failed: " + r.error.substr(0, 80), sci(r.error_final),
+                     along ? fmt::format(" {} | {} |", sci(r.error_max), sci(r.error_rms)) : std::string(), r.stats.steps,
+                     r.stats.rejected_steps, r.stats.counters.f_evals + r.stats.counters.F_evals, r.stats.counters.exps,
+                     energy, worst, r.wall_time_s);
+  }
+  o << "\n";
+}
+
+/// One-step groups: the distance ratio of the two initial points after one step, against h.
+void write_distance_ratios(std::ostream& o, const StudyResult& result, const std::string& c, const Labels& label_of) {
+  std::map<std::string, std::map<double, double>> ratios;  // label -> h -> ratio
+  for (const auto& r : result.records)
+    if (r.case_name == c && !std::isnan(r.distance_ratio))
+      ratios[label_of(r.integrator, r.group)][r.step] = r.distance_ratio;
+  if (!ratios.empty()) {
+    std::set<double> hs;
+    for (const auto& [label, byh] : ratios)
+      for (const auto& [h, v] : byh) hs.insert(h);
+    o << "One step of size h from the case's point p and its pair q: d(φ_h(p), φ_h(q)) / d(p, q) (> 1: the step expands "
+         "the distance):\n\n| method |";
+    for (double h : hs) o << fmt::format(" h = {:g} |", h);
+    o << "\n|---|";
+    for (std::size_t k = 0; k < hs.size(); ++k) o << "---|";
+    o << "\n";
+    for (const auto& [label, byh] : ratios) {
+      o << "| " << label << " |";
+      for (double h : hs) {
+        auto it = byh.find(h);
+        o << (it == byh.end() ? std::string(" – |") : fmt::format(" {:.6g} |", it->second));
+      }
+      o << "\n";
+    }
+    o << "\n";
+  }
+}
+
+/// The observed orders of the case's convergence sweeps.
+void write_order_table(std::ostream& o, const StudyResult& result, const std::string& c, const Labels& label_of) {
+  bool any = false;
+  for (const auto& f : result.orders) {
+    if (f.case_name != c) continue;
+    if (!any) o << "Observed orders (least-squares slope of log error against log h over the asymptotic range):\n\n| method | nominal | observed | h range | points |\n|---|---|---|---|---|\n";
+    any = true;
+    o << fmt::format("| {} | {} | {} | {} | {} |\n",
+                     label_of(f.integrator, f.group), f.nominal,
+                     std::isnan(f.observed) ? "–" : fmt::format("{:.2f}", f.observed),
+                     std::isnan(f.observed) ? f.note : fmt::format("{:.3g} … {:.3g}", f.h_from, f.h_to), f.points);
+  }
+  if (any) o << "\n";
+}
+
+/// The case's viewer page and plots, where they were made.
+void write_case_pictures(std::ostream& o, const std::string& out, const StudySpec& study, const std::string& c, const std::string& plot_note) {
+  if (fs::exists(fs::path(out) / view_page_name(c)))
+    o << fmt::format("The motion in the browser: [{}]({}) (its runs that wrote a series, side by side; `liesim view`).\n\n",
+                     view_page_name(c), view_page_name(c));
+  if (plot_note.empty()) {
+    const std::string safe = file_safe(c);
+    std::vector<std::string> kinds{"convergence", "work_precision", "drift", "step_size"};
+    for (const FigureSpec& f : study.figures) kinds.push_back("figure_" + f.name);  // the study's [[figure]] tables
+    for (const auto& kind : kinds)
+      if (fs::exists(fs::path(out) / "plots" / fmt::format("{}_{}.png", kind, safe)))
+        o << fmt::format("![{} {}](plots/{}_{}.png)\n\n", kind, c, kind, safe);
+  }
+}
+
+/// A case's section: its reference, trajectory errors, events, runs, distance ratios, orders and pictures.
+void write_case(std::ostream& o, const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& c,
+                const std::string& plot_note) {
+  o << fmt::format("## Case `{}`\n\n", c);
+  const auto ref = result.references.find(c);
+  if (ref != result.references.end())
+    o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser tolerances, or twice the step): {:.2e}.\n\n", ref->second.accuracy);
+  const bool along = write_trajectory_note(o, result, c);
+  write_events(o, study, result, c);
+  const Labels label_of(result, c);
+  write_runs_table(o, result, c, along, label_of);
+  write_distance_ratios(o, result, c, label_of);
+  write_order_table(o, result, c, label_of);
+  write_case_pictures(o, out, study, c, plot_note);
+}
+
 }  // namespace
 
 void write_report(const std::string& out, const StudySpec& study, const StudyResult& result, const std::string& plot_note) {
@@ -215,109 +357,7 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
   write_summary(o, out, result, study.error);
   std::set<std::string> cases;
   for (const auto& r : result.records) cases.insert(r.case_name);
-  for (const auto& c : cases) {
-    o << fmt::format("## Case `{}`\n\n", c);
-    const auto ref = result.references.find(c);
-    if (ref != result.references.end())
-      o << fmt::format("Reference accuracy estimate (difference to the reference with 10x looser tolerances, or twice the step): {:.2e}.\n\n", ref->second.accuracy);
-    // Errors along the trajectory: over the case's output times, against the reference's dense output.
-    bool along = false;
-    for (const auto& r : result.records) along = along || (r.case_name == c && !std::isnan(r.error_max));
-    if (along) {
-      const double floor = ref != result.references.end() ? ref->second.trajectory_accuracy : 0.0;
-      std::size_t points = 0, near = 0;
-      for (const auto& r : result.records)
-        if (r.case_name == c && !std::isnan(r.error_max)) {
-          ++points;
-          if (r.error_max <= 10 * floor) ++near;
-        }
-      o << fmt::format("Errors along the trajectory (columns `error:max`, `error:rms` of results.csv): the largest and the RMS "
-                       "error over the case's output times, against the reference's dense output there, whose own accuracy "
-                       "estimate over those times is {:.2e} (the largest difference to the loosened reference); {}.\n\n",
-                       floor,
-                       near == 0 ? fmt::format("every one of the {} runs' maximum errors is above 10x that, so the reference judges them all", points)
-                                 : fmt::format("{} of the {} runs have a maximum error within 10x of it: their trajectory errors are "
-                                               "bounded by the reference's, not measured (tighten the [reference])", near, points));
-    }
-    write_events(o, study, result, c);
-    o << "| method | step / tol | status | error at T |" << (along ? " max error over the outputs | RMS error |" : "")
-      << " steps | rejected | f + F evals | exps | energy drift | max drift of the other invariants | wall time [s] |\n";
-    o << "|---|---|---|---|" << (along ? "---|---|" : "") << "---|---|---|---|---|---|---|\n";
-    // An integrator that runs in several groups of this case (e.g. with different options) is
-    // labelled with its group.
-    std::map<std::string, std::set<std::string>> groups_of;
-    for (const auto& r : result.records)
-      if (r.case_name == c) groups_of[r.integrator].insert(r.group);
-    for (const auto& r : result.records) {
-      if (r.case_name != c) continue;
-      const std::string label = groups_of[r.integrator].size() > 1 ? fmt::format("{} ({})", r.integrator, r.group) : r.integrator;
-      // Energy is reported apart: the other invariants are mostly constraints (|q| - 1, q.w, ...).
-      std::string energy = "–", worst = "–";
-      double drift = -1;
-      for (const auto& [k, v] : r.drift) {
-        if (k == "energy") energy = fmt::format("{:.1e}", v);
-        else if (v > drift || std::isnan(v)) {
-          drift = v;
-          worst = fmt::format("{:.1e} ({})", v, k);
-        }
-      }
-      const auto sci = [](double v) { return std::isnan(v) ? std::string("–") : fmt::format("{:.2e}", v); };
-      o << fmt::format("| {} | {} | {} | {} |{} {} | {} | {} | {} | {} | {} | {:.3g} |\n", label,
-                       r.step > 0 ? fmt::format("h = {:.6g}", r.step) : r.tolerance > 0 ? fmt::format("tol = {:.3g}", r.tolerance) : "–",
-                       r.status == "ok" ? "ok" : "failed: " + r.error.substr(0, 80), sci(r.error_final),
-                       along ? fmt::format(" {} | {} |", sci(r.error_max), sci(r.error_rms)) : std::string(), r.stats.steps,
-                       r.stats.rejected_steps, r.stats.counters.f_evals + r.stats.counters.F_evals, r.stats.counters.exps,
-                       energy, worst, r.wall_time_s);
-    }
-    o << "\n";
-    // One-step groups: the distance ratio of the two initial points after one step, against h.
-    std::map<std::string, std::map<double, double>> ratios;  // label -> h -> ratio
-    for (const auto& r : result.records)
-      if (r.case_name == c && !std::isnan(r.distance_ratio))
-        ratios[groups_of[r.integrator].size() > 1 ? fmt::format("{} ({})", r.integrator, r.group) : r.integrator][r.step] = r.distance_ratio;
-    if (!ratios.empty()) {
-      std::set<double> hs;
-      for (const auto& [label, byh] : ratios)
-        for (const auto& [h, v] : byh) hs.insert(h);
-      o << "One step of size h from the case's point p and its pair q: d(φ_h(p), φ_h(q)) / d(p, q) (> 1: the step expands "
-           "the distance):\n\n| method |";
-      for (double h : hs) o << fmt::format(" h = {:g} |", h);
-      o << "\n|---|";
-      for (std::size_t k = 0; k < hs.size(); ++k) o << "---|";
-      o << "\n";
-      for (const auto& [label, byh] : ratios) {
-        o << "| " << label << " |";
-        for (double h : hs) {
-          auto it = byh.find(h);
-          o << (it == byh.end() ? std::string(" – |") : fmt::format(" {:.6g} |", it->second));
-        }
-        o << "\n";
-      }
-      o << "\n";
-    }
-    bool any = false;
-    for (const auto& f : result.orders) {
-      if (f.case_name != c) continue;
-      if (!any) o << "Observed orders (least-squares slope of log error against log h over the asymptotic range):\n\n| method | nominal | observed | h range | points |\n|---|---|---|---|---|\n";
-      any = true;
-      o << fmt::format("| {} | {} | {} | {} | {} |\n",
-                       groups_of[f.integrator].size() > 1 ? fmt::format("{} ({})", f.integrator, f.group) : f.integrator, f.nominal,
-                       std::isnan(f.observed) ? "–" : fmt::format("{:.2f}", f.observed),
-                       std::isnan(f.observed) ? f.note : fmt::format("{:.3g} … {:.3g}", f.h_from, f.h_to), f.points);
-    }
-    if (any) o << "\n";
-    if (fs::exists(fs::path(out) / view_page_name(c)))
-      o << fmt::format("The motion in the browser: [{}]({}) (its runs that wrote a series, side by side; `liesim view`).\n\n",
-                       view_page_name(c), view_page_name(c));
-    if (plot_note.empty()) {
-      const std::string safe = file_safe(c);
-      std::vector<std::string> kinds{"convergence", "work_precision", "drift", "step_size"};
-      for (const FigureSpec& f : study.figures) kinds.push_back("figure_" + f.name);  // the study's [[figure]] tables
-      for (const auto& kind : kinds)
-        if (fs::exists(fs::path(out) / "plots" / fmt::format("{}_{}.png", kind, safe)))
-          o << fmt::format("![{} {}](plots/{}_{}.png)\n\n", kind, c, kind, safe);
-    }
-  }
+  for (const auto& c : cases) write_case(o, out, study, result, c, plot_note);
   write_matched_runs(o, study, result);
   if (plot_note.empty() && fs::exists(fs::path(out) / "plots")) {
     std::vector<std::string> sweeps;
