@@ -5,7 +5,7 @@ The package is laid out as an installation prefix of its own, so that the extens
 
     liesim/__init__.py, liesim/_liesim*.so      (RUNPATH $ORIGIN/lib)
     liesim/bin/liesim                            (RUNPATH $ORIGIN/../lib; plugins in ../lib/liesim/plugins)
-    liesim/lib/libliesim.so.N, libliesim_study.so.N, liesim/lib/liesim/plugins/*.so and their manifests
+    liesim/lib/libliesim.so.N, liesim/lib/liesim/plugins/*.so and their manifests
 
 The CMake build folder is LIESIM_BUILD_DIR when set (an existing build, e.g. ./build after
 scripts/build.sh: only what changed is rebuilt), else ./build-wheel, configured here for the
@@ -88,13 +88,12 @@ class BuildWithCMake(build_py):
             shutil.rmtree(lib, ignore_errors=True)
             os.makedirs(lib)
             for name in os.listdir(os.path.join(prefix, libdir)):
-                # The kernel and the study library once each, under their SONAMEs, the names the
-                # binaries ask for (libliesim.so.1, libliesim_study.so.1; a wheel holds no symbolic links).
-                if re.fullmatch(r"libliesim(_study)?\.so\.[0-9]+", name):
+                # The kernel once, under its SONAME, the name the binaries ask for (libliesim.so.1; a
+                # wheel holds no symbolic links).
+                if re.fullmatch(r"libliesim\.so\.[0-9]+", name):
                     shutil.copy2(os.path.join(prefix, libdir, name), os.path.join(lib, name))
-            for library in ("libliesim.so.", "libliesim_study.so."):
-                if not any(n.startswith(library) for n in os.listdir(lib)):
-                    raise RuntimeError(f"liesim: no library {library}N in the installation of {build_dir}")
+            if not any(n.startswith("libliesim.so.") for n in os.listdir(lib)):
+                raise RuntimeError(f"liesim: no kernel library (libliesim.so.N) in the installation of {build_dir}")
             shutil.copytree(os.path.join(prefix, libdir, "liesim"), os.path.join(lib, "liesim"), symlinks=False,
                             ignore=shutil.ignore_patterns("*.so.*"))
             # share/liesim beside bin/ as in a prefix: the plotting and strobe scripts, the viewer page, templates.

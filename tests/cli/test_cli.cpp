@@ -626,7 +626,9 @@ steps = [0.1, 0.05]
       {"new", {"--dir DIR", "--lang c++|c"}},
       {"manifest", {"--output FILE"}},
       {"plot", {}}};
-  for (const auto& [command, names] : options) {
+  for (const auto& entry : options) {
+    const std::string& command = entry.first;  // (clang 14: a structured binding cannot be captured)
+    const std::vector<std::string>& names = entry.second;
     CAPTURE(command);
     const auto help = run_liesim(command + " --help");
     CHECK(help.code == 0);
