@@ -232,6 +232,8 @@ int study(const Registry& registry, const std::vector<std::string>& args) {
   opt.engine = mpi.get();
   if (mpi && mpi->worker()) {
     // A worker rank: run what rank 0 hands out; every output is rank 0's. Stops are rank 0's too.
+    // It plans the study with one child process at a time (ranks may share a node).
+    opt.jobs = 1;
     ::signal(SIGINT, SIG_IGN);
     ::signal(SIGTERM, SIG_IGN);
     (void)study::run_study(registry, spec, opt);
