@@ -67,7 +67,7 @@ struct TrajectoryRecorder final : Observer {
 struct Execution {
   const Registry& registry;
   const StudySpec& study;
-  const RunOptions& opt;
+  const RunOptions opt;  ///< a copy: an Execution outlives no caller's temporary
   StudyPlan plan;
   std::filesystem::path out;
   StudyResult result;
