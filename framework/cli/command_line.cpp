@@ -48,10 +48,7 @@ po::variables_map CommandLine::parse(const std::vector<std::string>& args) const
   if (operands_ && max_operands_ != 0) positional.add(operand_option, max_operands_);
   po::variables_map vm;
   try {
-    // Only long options (--key): a word such as "-0.5" is a value, not an option "-0".
-    const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing &
-                      ~po::command_line_style::allow_sticky & ~po::command_line_style::allow_short;
-    po::store(po::command_line_parser(args).options(all).positional(positional).style(style).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(positional).style(long_options_only).run(), vm);
     po::notify(vm);
   } catch (const po::too_many_positional_options_error&) {
     // Name the stray word: the first argument that is neither an option, an option's value nor an operand.

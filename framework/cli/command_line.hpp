@@ -43,6 +43,11 @@ class CommandLine {
   int min_operands_ = 0, max_operands_ = 0;
 };
 
+/// How every command line is read: long options only (`--key value`, `--key=value`), no
+/// abbreviations and no short options, so that a value such as "-0.5" is a value.
+inline constexpr int long_options_only = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing &
+                                         ~po::command_line_style::allow_sticky & ~po::command_line_style::allow_short;
+
 /// The global options (before or after the command) and the exit statuses, as every help ends.
 extern const char* const global_help;
 

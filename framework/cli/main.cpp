@@ -52,9 +52,8 @@ int main(int argc, char** argv) {
   po::options_description global;
   global.add_options()("plugin-path", value(&plugin_paths)->composing());
   try {
-    const int style = po::command_line_style::unix_style & ~po::command_line_style::allow_guessing &
-                      ~po::command_line_style::allow_sticky & ~po::command_line_style::allow_short;
-    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(global).allow_unregistered().style(style).run();
+    const po::parsed_options parsed =
+        po::command_line_parser(argc, argv).options(global).allow_unregistered().style(liesim::cli::long_options_only).run();
     po::variables_map vm;
     po::store(parsed, vm);
     po::notify(vm);

@@ -91,11 +91,11 @@ TEST_CASE("output: results.csv starts with the header; --resume keeps this plan'
   {
     auto results = open_results(first);
     REQUIRE(results);
-    RunRecord r = base_record(first, first.plan.items[1]);
+    RunRecord r = base_record(first, first.plan.items[1], first.matched_step[1]);
     r.status = "ok";
     const std::string row = csv_row(r, first.plan.columns);
     std::fwrite(row.data(), 1, row.size(), results.get());
-    RunRecord stranger = base_record(first, first.plan.items[2]);
+    RunRecord stranger = base_record(first, first.plan.items[2], first.matched_step[2]);
     stranger.id = "not a run of this plan";
     const std::string other = csv_row(stranger, first.plan.columns);
     std::fwrite(other.data(), 1, other.size(), results.get());

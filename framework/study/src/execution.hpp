@@ -91,8 +91,9 @@ std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_results(Execution& ex);
 /// request.
 bool compute_references(Execution& ex, Engine& engine);
 
-/// A run before anything is measured: its identity, method, settings and step.
-RunRecord base_record(const Execution& ex, const RunItem& item);
+/// A run before anything is measured: its identity, method, settings and step (a matched run's:
+/// `matched_step`, NaN where it has none).
+RunRecord base_record(const Execution& ex, const RunItem& item, double matched_step);
 /// Stage 4, one run: prepared and measured (in a child process): its record.
 RunRecord measure_run(const Execution& ex, int index);
 

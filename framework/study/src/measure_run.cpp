@@ -210,7 +210,7 @@ void make_run(const Execution& ex, RunRecord& rec, PreparedRun& p, const RunItem
 
 }  // namespace
 
-RunRecord base_record(const Execution& ex, const RunItem& item) {
+RunRecord base_record(const Execution& ex, const RunItem& item, double matched_step) {
   const RunPlan& p = ex.plan.plans[item.index];
   RunRecord rec;
   rec.index = item.index;
@@ -223,8 +223,7 @@ RunRecord base_record(const Execution& ex, const RunItem& item) {
   rec.lie_group = p.method.lie_group;
   rec.order = p.method.order;
   // A matched run whose adaptive run or search failed has no step (NaN: an empty cell).
-  const double matched = ex.matched_step[item.index];
-  rec.step = item.matched >= 0 ? (matched > 0 ? matched : std::numeric_limits<double>::quiet_NaN()) : item.step;
+  rec.step = item.matched >= 0 ? (matched_step > 0 ? matched_step : std::numeric_limits<double>::quiet_NaN()) : item.step;
   rec.tolerance = item.tolerance;
   rec.t_end = item.case_spec->t_end;
   rec.parameters = p.state == RunPlan::State::ok ? p.parameters : item.case_spec->parameters;
@@ -244,8 +243,7 @@ RunRecord measure_run(const Execution& ex, int index) {
     step = match_failure.empty() ? p.spec.step : std::numeric_limits<double>::quiet_NaN();  // NaN: no run was made with it
   }
   if (item.matched >= 0 && step > 0) p.spec.step = step;
-  RunRecord rec = base_record(ex, item);
-  if (item.matched >= 0) rec.step = step > 0 ? step : std::numeric_limits<double>::quiet_NaN();
+  RunRecord rec = base_record(ex, item, step);
   try {
     if (!match_failure.empty()) throw Error(match_failure);
     if (item.matched >= 0 && !(rec.step > 0))

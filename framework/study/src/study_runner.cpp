@@ -22,8 +22,9 @@ namespace {
 
 /// The record of a run that was not made, or whose process gave no record: why.
 RunRecord failed_record(const Execution& ex, const RunItem& item, const std::string& why, double seconds) {
-  RunRecord rec = base_record(ex, item);
-  if (item.matched >= 0 && item.group->match == "error") rec.step = std::numeric_limits<double>::quiet_NaN();  // search unfinished
+  // A run matching an adaptive run's error has no step until its search ends in its own process.
+  const bool searched = item.matched >= 0 && item.group->match == "error";
+  RunRecord rec = base_record(ex, item, searched ? std::numeric_limits<double>::quiet_NaN() : ex.matched_step[item.index]);
   rec.status = "failed";
   rec.error = why;
   rec.wall_time_s = seconds;
