@@ -19,8 +19,8 @@
 //       callgrind at two values of N: the difference is the cost of the evaluations alone).
 #include "models/simbody_systems.hpp"
 
-#include <liesim/catalog.hpp>
-#include <liesim/registry.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/host/registry.hpp>
 
 #include <fmt/format.h>
 
@@ -43,7 +43,7 @@ using simbody_systems::PinLink;
 /// A system on both sides and the states it is evaluated at.
 struct System {
   std::string name;
-  std::unique_ptr<liesim::Model> model;
+  std::unique_ptr<liesim::ModelView> model;
   std::unique_ptr<simbody_systems::PinChain> simbody;
   std::vector<Eigen::VectorXd> y;         ///< liesim's states: (q, v) per joint
   std::vector<std::vector<double>> q, u;  ///< the same states for Simbody
@@ -80,14 +80,14 @@ std::string chain_toml(const std::vector<PinLink>& links) {
   return s;
 }
 
-std::unique_ptr<liesim::Model> liesim_model(const std::string& file) {
+std::unique_ptr<liesim::ModelView> liesim_model(const std::string& file) {
   static liesim::Registry registry = [] {
     liesim::Registry r;
     r.load_directories({LIESIM_BENCH_PLUGIN_DIR});
     return r;
   }();
   std::string error;
-  std::unique_ptr<liesim::Model> m = liesim::model_instance(registry.model("multibody"), error, {{"file", file}});
+  std::unique_ptr<liesim::ModelView> m = liesim::model_instance(registry.model("multibody"), error, {{"file", file}});
   if (!m) fail("multibody: " + error);
   if (m->prepare() != liesim::Status::ok) fail("multibody: prepare: " + m->last_error());
   return m;

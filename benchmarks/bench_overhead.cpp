@@ -5,7 +5,7 @@
 //   build/bin/bench_overhead --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 #include "fused_loops.hpp"
 
-#include <liesim/run.hpp>
+#include <liesim/host/run.hpp>
 
 #include <benchmark/benchmark.h>
 

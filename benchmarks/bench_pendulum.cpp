@@ -3,7 +3,7 @@
 // calls, driver, counters) over hand-written loops.
 //   build/bin/bench_pendulum [--quick]
 #include <liesim/lie/actions.hpp>
-#include <liesim/run.hpp>
+#include <liesim/host/run.hpp>
 
 #include "fused_loops.hpp"
 

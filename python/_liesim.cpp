@@ -4,10 +4,10 @@
 // command line's messages; a run that fails returns what it computed with its message.
 #include "python_model.hpp"
 
-#include <liesim/catalog.hpp>
-#include <liesim/in_process.hpp>
-#include <liesim/io/output.hpp>
-#include <liesim/run.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/host/in_process.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/host/run.hpp>
 
 #include <pybind11/stl.h>
 
@@ -26,7 +26,7 @@ namespace {
 /// evaluated twice.
 class Collector final : public Observer {
  public:
-  Collector(const Model& m, const InvariantMonitor& monitor)
+  Collector(const ModelView& m, const InvariantMonitor& monitor)
       : monitor_(monitor), n_(m.size()), k_(m.invariant_count()), o_(m.observable_count()) {}
   void on_output(double t, ConstVec y) override {
     t_.push_back(t);

@@ -3,8 +3,8 @@
 // followed by R^3 under translation; points and algebra elements are the blocks' concatenated.
 #pragma once
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/status.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 

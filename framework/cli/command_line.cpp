@@ -1,7 +1,7 @@
 // One command line for every command: Boost.Program_options with operands by name and generated help.
 #include "command_line.hpp"
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 

@@ -3,12 +3,12 @@
 #include "commands.hpp"
 #include "contained.hpp"
 
-#include <liesim/catalog.hpp>
-#include <liesim/driver.hpp>
-#include <liesim/io/output.hpp>
-#include <liesim/io/summary.hpp>
-#include <liesim/run.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/host/driver.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/host/summary.hpp>
+#include <liesim/host/run.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -129,7 +129,7 @@ int describe(const Registry& registry, const std::string& name, bool as_json, co
       std::vector<std::string> caps;
       if (m->has_exact_solution()) caps.push_back("exact solution");
       if (m->has_vector_field_jacobian()) caps.push_back("exact Jacobian of F");
-      if (m->dae_formulation()) caps.push_back("DAE formulation");
+      if (m->dae()) caps.push_back("DAE formulation");
       if (m->space().can_project()) caps.push_back("projection onto M");
       if (m->mechanics()) caps.push_back(fmt::format("mechanical description (Lagrangian in R^{}: variational methods)", m->mechanics()->dof()));
       if (m->rigid_body())

@@ -1,6 +1,6 @@
 // The subcommands of `liesim`.
 #pragma once
-#include <liesim/registry.hpp>
+#include <liesim/host/registry.hpp>
 
 #include <map>
 #include <string>

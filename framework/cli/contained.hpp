@@ -2,8 +2,8 @@
 // forks or hangs past the time limit ends the child, and the command reports it in liesim's own
 // words with its own exit status (plugin_died_status), never a bare signal or the plugin's status.
 #pragma once
-#include <liesim/child_process.hpp>
-#include <liesim/status.hpp>
+#include <liesim/host/child_process.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 

@@ -4,11 +4,11 @@
 #include "commands.hpp"
 #include "contained.hpp"
 
-#include <liesim/catalog.hpp>
-#include <liesim/settings.hpp>
-#include <liesim/share_scripts.hpp>
-#include <liesim/status.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/sdk/settings.hpp>
+#include <liesim/host/share_scripts.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 

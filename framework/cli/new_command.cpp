@@ -2,7 +2,7 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>

@@ -4,11 +4,11 @@
 #include "commands.hpp"
 #include "contained.hpp"
 
-#include <liesim/driver.hpp>
-#include <liesim/io/output.hpp>
-#include <liesim/io/summary.hpp>
-#include <liesim/run.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/driver.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/host/summary.hpp>
+#include <liesim/host/run.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -2,10 +2,10 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 
-#include <liesim/child_process.hpp>
+#include <liesim/host/child_process.hpp>
 #include <liesim/study/mpi_engine.hpp>
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/case_views.hpp>
 #include <liesim/study/merge.hpp>
 #include <liesim/study/report.hpp>

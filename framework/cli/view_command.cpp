@@ -3,11 +3,11 @@
 #include "commands.hpp"
 #include "contained.hpp"
 
-#include <liesim/catalog.hpp>
-#include <liesim/child_process.hpp>
-#include <liesim/status.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/host/child_process.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/case_views.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

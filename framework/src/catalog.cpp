@@ -1,7 +1,7 @@
-// The JSON documents of `liesim list --json` and `liesim describe --json` (liesim/catalog.hpp).
-#include <liesim/catalog.hpp>
-#include <liesim/view.hpp>
-#include <liesim/run.hpp>
+// The JSON documents of `liesim list --json` and `liesim describe --json` (liesim/host/catalog.hpp).
+#include <liesim/host/catalog.hpp>
+#include <liesim/host/view.hpp>
+#include <liesim/host/run.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,17 +21,17 @@ json settings_json(const std::vector<SettingSpec>& specs) {
 }
 }  // namespace
 
-std::unique_ptr<Model> model_instance(const LoadedPlugin& p, std::string& error, const std::map<std::string, std::string>& params) {
+std::unique_ptr<ModelView> model_instance(const LoadedPlugin& p, std::string& error, const std::map<std::string, std::string>& params) {
   try {
     Settings s(p.model->parameters(), params, fmt::format("parameter of model '{}'", p.name));
-    return std::unique_ptr<Model>(p.model->create(s, error));
+    return std::unique_ptr<ModelView>(p.model->create(s, error));
   } catch (const std::exception& e) {
     error = e.what();
     return nullptr;
   }
 }
 
-std::unique_ptr<Model> described_instance(const LoadedPlugin& p, const std::map<std::string, std::string>& params, std::string& error) {
+std::unique_ptr<ModelView> described_instance(const LoadedPlugin& p, const std::map<std::string, std::string>& params, std::string& error) {
   auto m = model_instance(p, error, params);
   if (!m && !params.empty()) throw Error(fmt::format("describe {}: {}", p.name, error));
   return m;
@@ -129,7 +129,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
     j["observables"] = obs;
     j["scene"] = scene_json(m->scene());
     j["capabilities"] = {{"exact_solution", m->has_exact_solution()}, {"jacobian", m->has_vector_field_jacobian()},
-                         {"dae", m->dae_formulation() != nullptr}, {"projection", m->space().can_project()},
+                         {"dae", m->dae() != nullptr}, {"projection", m->space().can_project()},
                          {"mechanical", m->mechanics() != nullptr}, {"rigid_body", m->rigid_body() != nullptr},
                          {"hamiltonian", m->hamiltonian() != nullptr}, {"riemannian", m->riemannian() != nullptr}};
     return j.dump(2, ' ', false, json::error_handler_t::replace);

@@ -1,5 +1,5 @@
 // Jobs in forked children: answer through a pipe, outcome from waitpid, time limits by SIGKILL.
-#include <liesim/child_process.hpp>
+#include <liesim/host/child_process.hpp>
 
 #include <fmt/format.h>
 

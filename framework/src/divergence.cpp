@@ -31,7 +31,7 @@ DivergenceBounds parse_divergence(const Settings& o) {
   return b;
 }
 
-InvariantBound::InvariantBound(const Model& model, ConstVec y0, double bound)
+InvariantBound::InvariantBound(const ModelView& model, ConstVec y0, double bound)
     : model_(model), info_(model.invariants()), bound_(bound) {
   if (!std::isfinite(bound) || info_.empty()) return;
   initial_.resize(model.invariant_count());

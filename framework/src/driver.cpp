@@ -1,5 +1,5 @@
 // Integration loops shared by every method (fixed step, adaptive step, self-controlled solvers).
-#include <liesim/driver.hpp>
+#include <liesim/host/driver.hpp>
 
 #include "divergence.hpp"
 #include "events.hpp"
@@ -133,7 +133,7 @@ using Clock = std::chrono::steady_clock;
 
 /// Common bookkeeping of a run: counters, timing, the failure path.
 struct RunState {
-  Model& model;
+  ModelView& model;
   RunResult result;
   Clock::time_point start = Clock::now();
   double cpu_start = thread_cpu_seconds();
@@ -146,7 +146,7 @@ struct RunState {
   /// kinds or with invariant_bound = inf): the per-step cost is one decrement and one branch.
   long until_check;
 
-  RunState(Model& m, ConstVec y0, double t0, const DivergenceBounds& d)
+  RunState(ModelView& m, ConstVec y0, double t0, const DivergenceBounds& d)
       : model(m), factor(d.state_factor), bound(d.state_factor * std::max(1.0, y0.norm())),
         bound_squared(std::isfinite(bound * bound) ? bound * bound : std::numeric_limits<double>::max()),
         invariants(m, y0, d.invariant_bound),
@@ -226,7 +226,7 @@ std::string describe_status(Status s, const std::string& detail) {
   return detail.empty() ? std::string(kind) : fmt::format("{}: {}", kind, detail);
 }
 
-std::string step_failure_detail(Model& model, Stepper& stepper) {
+std::string step_failure_detail(ModelView& model, StepperView& stepper) {
   std::string d = stepper.last_error();
   if (d.empty()) d = model.last_error();
   return d;
@@ -235,12 +235,12 @@ std::string step_failure_detail(Model& model, Stepper& stepper) {
 /// A stepper's dense output inside its accepted step from (t, y) with size h to y_new (`work`:
 /// scratch of the error estimate's size).
 struct StepperDense final : StepInterpolant {
-  Model& model;
-  Stepper& stepper;
+  ModelView& model;
+  StepperView& stepper;
   double t, h;
   Eigen::Ref<const Eigen::VectorXd> y, y_new;  // (views of the loop's vectors, not copies)
   Vec work;
-  StepperDense(Model& m, Stepper& s, double t0, double step, ConstVec y0, ConstVec y1, Vec w)
+  StepperDense(ModelView& m, StepperView& s, double t0, double step, ConstVec y0, ConstVec y1, Vec w)
       : model(m), stepper(s), t(t0), h(step), y(y0), y_new(y1), work(w) {}
   Status at(double theta, Vec out) noexcept override { return stepper.interpolate(t, h, y, y_new, theta, out, work); }
   std::string failure() const override { return step_failure_detail(model, stepper); }
@@ -248,9 +248,9 @@ struct StepperDense final : StepInterpolant {
 
 /// A solver's own interpolant inside its last step, from t with size h (solvers the host steps).
 struct SolverDense final : StepInterpolant {
-  Solver& solver;
+  SolverView& solver;
   double t, h;
-  SolverDense(Solver& s, double t0, double step) : solver(s), t(t0), h(step) {}
+  SolverDense(SolverView& s, double t0, double step) : solver(s), t(t0), h(step) {}
   Status at(double theta, Vec out) noexcept override { return solver.interpolate(theta >= 1.0 ? t + h : t + theta * h, out); }
   std::string failure() const override { return solver.last_error(); }
 };
@@ -312,7 +312,7 @@ struct DenseOutput {
 
 /// Advance a solver with events to t_out (y_out: the state there), recording each event its root
 /// finding returns at; true when a terminal one ended the run (its state is the run's).
-[[gnu::noinline]] bool solver_events(RunState& run, Solver& solver, const RunSpec& spec, Observer& observer, double t_out, Vec y_out,
+[[gnu::noinline]] bool solver_events(RunState& run, SolverView& solver, const RunSpec& spec, Observer& observer, double t_out, Vec y_out,
                                      std::vector<int32_t>& found) {
   for (;;) {
     double t_reached = t_out;
@@ -333,9 +333,196 @@ struct DenseOutput {
   }
 }
 
+/// What the step loops of a kernel-driven run share: the run, the stepper's proposal and error
+/// estimate, its diagnostics, and the requested outputs and events inside accepted steps.
+struct SteppedRun {
+  ModelView& model;
+  StepperView& stepper;
+  const MethodInfo& method;
+  const RunSpec& spec;
+  Observer& observer;
+  RunState run;
+  Eigen::VectorXd y_new;
+  Eigen::VectorXd err;
+  Eigen::VectorXd diagnostics;
+  DenseOutput dense;
+  const bool dense_output;  // (hoisted: the step loops test it once per step)
+  EventLocator events;
+  const bool events_on;
+  const std::string who;  // "method 'NAME'" (in messages)
+
+  SteppedRun(ModelView& m, StepperView& s, const MethodInfo& info, const RunSpec& sp, ConstVec y0, Observer& o)
+      : model(m), stepper(s), method(info), spec(sp), observer(o), run(m, y0, sp.t0, sp.divergence), y_new(m.size()),
+        err(Eigen::VectorXd::Zero(s.error_space() == ErrorSpace::algebra ? m.space().algebra_dim() : m.size())),
+        diagnostics(s.diagnostic_count()), dense(sp.output_times, sp.t0, m.size()), dense_output(dense.active()),
+        events(sp.events, m), events_on(events.active()), who(fmt::format("method '{}'", info.name)) {
+    observer.on_output(run.result.t, run.result.y);
+    if (events_on) events.begin(run.result.t, run.result.y);
+  }
+  void report_diagnostics() {
+    if (diagnostics.size() == 0) return;
+    stepper.diagnostics(diagnostics);
+    observer.on_diagnostics(diagnostics);
+  }
+  [[noreturn, gnu::cold]] void step_failed(Status s, double t, double h) {
+    run.fail(fmt::format("{} failed at t = {} with h = {}: {}", who, t, h, describe_status(s, step_failure_detail(model, stepper))));
+  }
+  /// Events and requested outputs inside the accepted step from (t, y) with size h to (t_new,
+  /// y_new), on the stepper's dense output; true when a terminal event ended the run.
+  bool inside_step(double h, double t_new) {
+    const double t = run.result.t;
+    StepperDense interpolant(model, stepper, t, h, run.result.y, y_new, err);
+    if (events_on && handle_events(run, events, dense, interpolant, who, observer, t, h, t_new, y_new)) return true;
+    if (dense_output) dense.emit(run, interpolant, who, observer, t, h, t_new, y_new, t_new);
+    return false;
+  }
+  /// Make the accepted step to (t_new, y_new) the run's state; true when a terminal event inside
+  /// it ended the run instead.
+  bool advance(double h, double t_new, bool last) {
+    if ((events_on || dense_output) && inside_step(h, t_new)) return true;
+    run.result.y.swap(y_new);
+    run.result.t = t_new;
+    run.accept(h);
+    if (!dense_output) observer.on_output(t_new, run.result.y);
+    run.check_invariants(t_new, run.result.y, last);
+    return false;
+  }
+  RunResult finished() {
+    run.finish();
+    return run.result;
+  }
+};
+
+/// Fixed steps of spec.step from t0, the last one ending exactly at t_end.
+RunResult fixed_steps(SteppedRun& r) {
+  const RunSpec& spec = r.spec;
+  const double T = spec.t_end;
+  const double span = T - spec.t0;
+  const double count = std::ceil(span / spec.step * (1 - 1e-12));
+  if (spec.step > span * (1 + 1e-12))
+    throw Error(fmt::format("the step size {} is larger than the time span {}: choose --step <= t_end - t0", spec.step, span));
+  if (count > static_cast<double>(spec.control.max_steps))
+    throw Error(fmt::format("{:.3g} fixed steps of h = {} exceed max_steps = {}: choose a larger step or raise the option max_steps",
+                            count, spec.step, spec.control.max_steps));
+  const long steps = std::max(1L, static_cast<long>(count));
+  const Eigen::VectorXd& y = r.run.result.y;
+  for (long k = 0; k < steps; ++k) {
+    const double t = r.run.result.t;
+    const double t_next = k + 1 == steps ? T : spec.t0 + static_cast<double>(k + 1) * spec.step;
+    const double h = t_next - t;
+    const Status s = r.stepper.step(t, h, y, r.y_new, r.err);
+    if (s != Status::ok) r.step_failed(s, t, h);
+    if (!r.run.finite_and_bounded(r.y_new)) {
+      if (!r.y_new.allFinite())
+        r.run.fail(fmt::format("non-finite state at t = {} ({}, h = {}); reduce the step size", t_next, r.who, h));
+      r.run.check_bounded(t_next, r.y_new);
+    }
+    r.report_diagnostics();
+    if (r.advance(h, t_next, k + 1 == steps)) break;
+  }
+  return r.finished();
+}
+
+/// How an adaptive step's error estimate is measured (StepControl::norm, the stepper's ErrorSpace).
+/// With wrms, an algebra error sigma - sigma_hat is measured as the tangent vector it generates at
+/// y_new, psi_*(sigma - sigma_hat)|_y_new, so that every component is weighted in the units of the
+/// state it moves (with l2 it is measured in g, as in the papers). With l2, a Lie group pair that
+/// returns two end points on M (commutator-free) is measured with the space's distance
+/// d(y_new, y_hat), y_hat = y_new - err (default: the Euclidean norm).
+struct ErrorMeasure {
+  const StepControl& c;
+  ErrorSpace space;
+  bool map_to_embedding;
+  bool on_manifold;
+  Eigen::VectorXd tangent;
+  Eigen::VectorXd y_hat;
+
+  ErrorMeasure(const StepControl& control, const MethodInfo& method, ErrorSpace s, Eigen::Index n)
+      : c(control), space(s), map_to_embedding(c.norm != ErrorNorm::l2 && s == ErrorSpace::algebra),
+        on_manifold(c.norm == ErrorNorm::l2 && method.lie_group && s == ErrorSpace::embedding),
+        tangent(Eigen::VectorXd::Zero(map_to_embedding ? n : 0)), y_hat(Eigen::VectorXd::Zero(on_manifold ? n : 0)) {}
+
+  double operator()(SteppedRun& r, ConstVec y) {
+    if (map_to_embedding) {
+      if (r.model.space().generator(r.err, r.y_new, tangent) != Status::ok)
+        r.run.fail(fmt::format("{}: the space could not map the error estimate to the embedding", r.who));
+      return error_norm(c, ErrorSpace::embedding, tangent, y, r.y_new);
+    }
+    if (on_manifold) {
+      y_hat = r.y_new - r.err;
+      return r.model.space().distance(r.y_new, y_hat);
+    }
+    return error_norm(c, space, r.err, y, r.y_new);
+  }
+};
+
+/// The step h about to be tried at t (towards T): refused below h_min or round-off; a step that
+/// would leave only a round-off sliver before T goes all the way.
+double checked_step(SteppedRun& r, double t, double h, double T) {
+  const StepControl& c = r.spec.control;
+  // A step clipped to reach t_end may be shorter than h_min; any other step may not.
+  if ((h < c.h_min && h < T - t) || h <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
+    r.run.fail(fmt::format("step size {} fell below {} at t = {} ({}); the problem may be stiff or the tolerance too tight", h,
+                           c.h_min > 0 ? "h_min = " + fmt::format("{}", c.h_min) : std::string("round-off level"), t, r.who));
+  if (T - (t + h) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(T))) return T - t;
+  return h;
+}
+
+/// Steps chosen by the step-size controller from the embedded error estimate, to t_end.
+RunResult adaptive_steps(SteppedRun& r, ConstVec y0) {
+  const StepControl& c = r.spec.control;
+  const bool l2 = c.norm == ErrorNorm::l2;
+  if (!(c.atol > 0) || (!l2 && !(c.rtol >= 0)))
+    throw Error("adaptive stepping needs --atol > 0 (and --rtol >= 0 with error_norm=wrms)");
+  ErrorMeasure measure(c, r.method, r.stepper.error_space(), r.model.size());
+  const int p_low = r.method.embedded_order > 0 ? std::min(r.method.order, r.method.embedded_order) : r.method.order;
+  const double alpha = c.exponent > 0 ? c.exponent : 1.0 / (p_low + 1);
+  // The controller (step_controller.cpp; by default the papers' I rule [seed 002 §4, thesis
+  // (2.4.1)]: h_new = theta (tol/err)^alpha h, accept if err < tol; wrms accepts err <= 1).
+  StepController controller(c.controller, c.theta, alpha, l2 ? c.atol : 1.0, l2);
+  const double T = r.spec.t_end;
+  const Eigen::VectorXd& y = r.run.result.y;
+  double h = std::min({c.h0 > 0 ? c.h0 : initial_step(r.model, r.method, r.spec, y0), c.h_max, T - r.run.result.t});
+  long attempts = 0;
+  while (r.run.result.t < T) {
+    const double t = r.run.result.t;
+    if (++attempts > c.max_steps)
+      r.run.fail(fmt::format("max_steps ({}) reached at t = {} ({}); raise the option max_steps or loosen the tolerance",
+                             c.max_steps, t, r.who));
+    h = checked_step(r, t, h, T);
+    const bool last = h >= T - t;
+    const Status s = r.stepper.step(t, h, y, r.y_new, r.err);
+    if (s == Status::fatal) r.step_failed(s, t, h);
+    double e = std::numeric_limits<double>::quiet_NaN();  // stays NaN when the model refused the step
+    bool accepted = false;
+    double factor = 0.25;  // after a recoverable failure of the model: retry with a quarter of h
+    if (s == Status::ok) {
+      e = measure(r, y);
+      if (!std::isfinite(e) || !r.y_new.allFinite())
+        r.run.fail(fmt::format("non-finite {} at t = {} with h = {} ({}); reduce h0 or the tolerance",
+                               std::isfinite(e) ? "state" : "error estimate", t, h, r.who));
+      const StepController::Decision d = controller.attempt(e, h);
+      factor = d.factor;
+      accepted = d.accepted;
+    }
+    if (accepted) r.report_diagnostics();
+    r.observer.on_step(t, h, e, accepted);
+    factor = std::min(factor, c.max_growth);
+    if (accepted) {
+      const double t_new = last ? T : t + h;
+      r.run.check_bounded(t_new, r.y_new);
+      if (r.advance(h, t_new, last)) break;
+    } else {
+      ++r.run.result.stats.rejected_steps;
+    }
+    h = std::min({factor * h, c.h_max, T - r.run.result.t});
+  }
+  return r.finished();
+}
+
 }  // namespace
 
-RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
+RunResult integrate(ModelView& model, StepperView& stepper, const MethodInfo& method, const RunSpec& spec,
                     ConstVec y0, Observer& observer) {
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
@@ -350,151 +537,8 @@ RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, co
     throw Error(fmt::format("method '{}' has no embedded error estimate: give a fixed step (--step H), or choose an adaptive method", method.name));
   if (!adaptive && !(std::isfinite(spec.step)))
     throw Error("the step size must be finite and positive");
-
-  RunState run(model, y0, spec.t0, spec.divergence);
-  Eigen::VectorXd diagnostics(stepper.diagnostic_count());
-  const auto report_diagnostics = [&] {
-    if (diagnostics.size() == 0) return;
-    stepper.diagnostics(diagnostics);
-    observer.on_diagnostics(diagnostics);
-  };
-  Eigen::VectorXd y_new(n);
-  Eigen::VectorXd err(stepper.error_space() == ErrorSpace::algebra ? model.space().algebra_dim() : n);
-  err.setZero();
-  Eigen::VectorXd& y = run.result.y;
-  double& t = run.result.t;
-  observer.on_output(t, y);
-  DenseOutput dense(spec.output_times, spec.t0, n);
-  const bool dense_output = dense.active();  // (hoisted: the step loops test it once per step)
-  EventLocator events(spec.events, model);
-  const bool events_on = events.active();
-  if (events_on) events.begin(t, y);
-  const std::string who = fmt::format("method '{}'", method.name);  // (in messages)
-  // Events and requested outputs inside the accepted step from (t, y) with size h to (t_new,
-  // y_new), on the stepper's dense output; true when a terminal event ended the run.
-  const auto inside_step = [&](double h, double t_new) {
-    StepperDense interpolant(model, stepper, t, h, y, y_new, err);
-    if (events_on && handle_events(run, events, dense, interpolant, who, observer, t, h, t_new, y_new)) return true;
-    if (dense_output) dense.emit(run, interpolant, who, observer, t, h, t_new, y_new, t_new);
-    return false;
-  };
-
-  const double T = spec.t_end;
-  if (!adaptive) {
-    const double span = T - spec.t0;
-    const double count = std::ceil(span / spec.step * (1 - 1e-12));
-    if (spec.step > span * (1 + 1e-12))
-      throw Error(fmt::format("the step size {} is larger than the time span {}: choose --step <= t_end - t0", spec.step, span));
-    if (count > static_cast<double>(spec.control.max_steps))
-      throw Error(fmt::format("{:.3g} fixed steps of h = {} exceed max_steps = {}: choose a larger step or raise the option max_steps",
-                              count, spec.step, spec.control.max_steps));
-    const long steps = std::max(1L, static_cast<long>(count));
-    for (long k = 0; k < steps; ++k) {
-      const double t_next = k + 1 == steps ? T : spec.t0 + static_cast<double>(k + 1) * spec.step;
-      const double h = t_next - t;
-      const Status s = stepper.step(t, h, y, y_new, err);
-      if (s != Status::ok)
-        run.fail(fmt::format("method '{}' failed at t = {} with h = {}: {}", method.name, t, h,
-                             describe_status(s, step_failure_detail(model, stepper))));
-      if (!run.finite_and_bounded(y_new)) {
-        if (!y_new.allFinite())
-          run.fail(fmt::format("non-finite state at t = {} (method '{}', h = {}); reduce the step size", t_next, method.name, h));
-        run.check_bounded(t_next, y_new);
-      }
-      report_diagnostics();
-      if ((events_on || dense_output) && inside_step(h, t_next)) {
-        run.finish();
-        return run.result;
-      }
-      y.swap(y_new);
-      t = t_next;
-      run.accept(h);
-      if (!dense_output) observer.on_output(t, y);
-      run.check_invariants(t, y, k + 1 == steps);
-    }
-    run.finish();
-    return run.result;
-  }
-
-  const StepControl& c = spec.control;
-  const bool l2 = c.norm == ErrorNorm::l2;
-  // With wrms, an algebra error sigma - sigma_hat is measured as the tangent vector it generates
-  // at y_new, psi_*(sigma - sigma_hat)|_y_new, so that every component is weighted in the units of
-  // the state it moves (with l2 it is measured in g, as in the papers).
-  const bool map_to_embedding = !l2 && stepper.error_space() == ErrorSpace::algebra;
-  Eigen::VectorXd tangent = Eigen::VectorXd::Zero(map_to_embedding ? n : 0);
-  // With l2, a Lie group pair that returns two end points on M (commutator-free) is measured with
-  // the space's distance d(y_new, y_hat), y_hat = y_new - err (default: the Euclidean norm).
-  const bool on_manifold = l2 && method.lie_group && stepper.error_space() == ErrorSpace::embedding;
-  Eigen::VectorXd y_hat = Eigen::VectorXd::Zero(on_manifold ? n : 0);
-  const double tol = l2 ? c.atol : 1.0;
-  if (!(c.atol > 0) || (!l2 && !(c.rtol >= 0)))
-    throw Error("adaptive stepping needs --atol > 0 (and --rtol >= 0 with error_norm=wrms)");
-  const int p_low = method.embedded_order > 0 ? std::min(method.order, method.embedded_order) : method.order;
-  const double alpha = c.exponent > 0 ? c.exponent : 1.0 / (p_low + 1);
-  StepController controller(c.controller, c.theta, alpha, tol, l2);  // l2 accepts e < tol, wrms e <= tol
-  double h = std::min({c.h0 > 0 ? c.h0 : initial_step(model, method, spec, y0), c.h_max, T - t});
-  long attempts = 0;
-  while (t < T) {
-    if (++attempts > c.max_steps)
-      run.fail(fmt::format("max_steps ({}) reached at t = {} (method '{}'); raise the option max_steps or loosen the tolerance",
-                           c.max_steps, t, method.name));
-    // A step clipped to reach t_end may be shorter than h_min; any other step may not.
-    if ((h < c.h_min && h < T - t) || h <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
-      run.fail(fmt::format("step size {} fell below {} at t = {} (method '{}'); the problem may be stiff or the tolerance too tight",
-                           h, c.h_min > 0 ? "h_min = " + fmt::format("{}", c.h_min) : std::string("round-off level"), t, method.name));
-    // A step that would leave only a round-off sliver before t_end goes all the way.
-    if (T - (t + h) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(T))) h = T - t;
-    const bool last = h >= T - t;
-    const Status s = stepper.step(t, h, y, y_new, err);
-    if (s == Status::fatal)
-      run.fail(fmt::format("method '{}' failed at t = {} with h = {}: {}", method.name, t, h,
-                           describe_status(s, step_failure_detail(model, stepper))));
-    double e = std::numeric_limits<double>::quiet_NaN();  // stays NaN when the model refused the step
-    bool accepted = false;
-    double factor = 0.25;  // after a recoverable failure of the model: retry with a quarter of h
-    if (s == Status::ok) {
-      if (map_to_embedding) {
-        if (model.space().generator(err, y_new, tangent) != Status::ok)
-          run.fail(fmt::format("method '{}': the space could not map the error estimate to the embedding", method.name));
-        e = error_norm(c, ErrorSpace::embedding, tangent, y, y_new);
-      } else if (on_manifold) {
-        y_hat = y_new - err;
-        e = model.space().distance(y_new, y_hat);
-      } else {
-        e = error_norm(c, stepper.error_space(), err, y, y_new);
-      }
-      if (!std::isfinite(e) || !y_new.allFinite())
-        run.fail(fmt::format("non-finite {} at t = {} with h = {} (method '{}'); reduce h0 or the tolerance",
-                             std::isfinite(e) ? "state" : "error estimate", t, h, method.name));
-      // The controller (step_controller.cpp; by default the papers' I rule [seed 002 §4, thesis
-      // (2.4.1)]: h_new = theta (tol/err)^alpha h, accept if err < tol).
-      const StepController::Decision d = controller.attempt(e, h);
-      factor = d.factor;
-      accepted = d.accepted;
-    }
-    if (accepted) report_diagnostics();
-    observer.on_step(t, h, e, accepted);
-    factor = std::min(factor, c.max_growth);
-    if (accepted) {
-      const double t_new = last ? T : t + h;
-      run.check_bounded(t_new, y_new);
-      if ((events_on || dense_output) && inside_step(h, t_new)) {
-        run.finish();
-        return run.result;
-      }
-      y.swap(y_new);
-      t = t_new;
-      run.accept(h);
-      if (!dense_output) observer.on_output(t, y);
-      run.check_invariants(t, y, last);
-    } else {
-      ++run.result.stats.rejected_steps;
-    }
-    h = std::min({factor * h, c.h_max, T - t});
-  }
-  run.finish();
-  return run.result;
+  SteppedRun run(model, stepper, method, spec, y0, observer);
+  return adaptive ? adaptive_steps(run, y0) : fixed_steps(run);
 }
 
 namespace {
@@ -502,9 +546,9 @@ namespace {
 /// A solver whose dynamics choose its steps, driven one step at a time (Solver::one_step): output
 /// at the requested times (or solver_outputs equal intervals) and events on its interpolant, as for
 /// a kernel-driven stepper; a step that passes t_end is cut there by the interpolant.
-RunResult integrate_steps(RunState& run, Solver& solver, const RunSpec& spec, EventLocator& events, Observer& observer,
+RunResult integrate_steps(RunState& run, SolverView& solver, const RunSpec& spec, EventLocator& events, Observer& observer,
                           const std::string& who) {
-  Model& model = run.model;
+  ModelView& model = run.model;
   const Eigen::Index n = model.size();
   const double T = spec.t_end;
   double& t = run.result.t;
@@ -558,7 +602,7 @@ RunResult integrate_steps(RunState& run, Solver& solver, const RunSpec& spec, Ev
 
 }  // namespace
 
-RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer, const std::string& method) {
+RunResult integrate(ModelView& model, SolverView& solver, const RunSpec& spec, ConstVec y0, Observer& observer, const std::string& method) {
   const Eigen::Index n = model.size();
   if (y0.size() != n) throw Error(fmt::format("initial state has {} components, the model expects {}", y0.size(), n));
   if (!(spec.t_end > spec.t0)) throw Error(fmt::format("t_end ({}) must be greater than t0 ({})", spec.t_end, spec.t0));
@@ -577,7 +621,7 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
   // Steps the solver reports (e.g. steps chosen by the dynamics) reach the observer as accepted
   // steps with their diagnostics, and become the run's last good state.
   struct StepReport {
-    Solver& solver;
+    SolverView& solver;
     Observer& observer;
     RunResult& result;
     Eigen::VectorXd diagnostics;

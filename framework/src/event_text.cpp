@@ -1,7 +1,7 @@
 // An event as the user writes it, "NAME<VALUE" or "NAME>VALUE": its syntax, before a model resolves
 // NAME (the study file's reader checks [[event]] tables with it; the fuzz harness links it).
-#include <liesim/driver.hpp>
-#include <liesim/settings.hpp>
+#include <liesim/host/driver.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 
 namespace liesim {
 
-EventSpec parse_event(const std::string& text, const Model& model, bool terminal) {
+EventSpec parse_event(const std::string& text, const ModelView& model, bool terminal) {
   EventSpec e = parse_event_text(text, terminal);
   const auto states = model.state_names();
   for (std::size_t k = 0; k < states.size(); ++k)
@@ -26,7 +26,7 @@ EventSpec parse_event(const std::string& text, const Model& model, bool terminal
   return e;
 }
 
-void set_solver_events(Solver& solver, EventLocator& events, const std::string& who) {
+void set_solver_events(SolverView& solver, EventLocator& events, const std::string& who) {
   if (solver.one_step()) return;  // the host steps it and locates the events on its interpolant
   std::string why;
   const auto count = static_cast<int32_t>(events.directions().size());
@@ -36,7 +36,7 @@ void set_solver_events(Solver& solver, EventLocator& events, const std::string& 
                             who, events.first_text(), why));
 }
 
-EventLocator::EventLocator(const std::vector<EventSpec>& events, Model& model)
+EventLocator::EventLocator(const std::vector<EventSpec>& events, ModelView& model)
     : events_(events), model_(model), g0_(events.size()), g1_(events.size()), y_theta_(events.empty() ? 0 : model.size()) {
   for (const auto& e : events) {
     observables_needed_ = observables_needed_ || e.observable_index >= 0;

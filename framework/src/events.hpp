@@ -2,8 +2,8 @@
 // sign in the event's direction inside an accepted step; the time is located by the Illinois
 // method (regula falsi with the retained end's value halved) on the method's dense output.
 #pragma once
-#include <liesim/driver.hpp>
-#include <liesim/integrator.hpp>
+#include <liesim/host/driver.hpp>
+#include <liesim/host/integrator.hpp>
 
 #include <cstdint>
 #include <string>
@@ -25,7 +25,7 @@ class StepInterpolant {
 class EventLocator {
  public:
   /// Events of `spec` on `model` (none: inactive, no cost per step).
-  EventLocator(const std::vector<EventSpec>& events, Model& model);
+  EventLocator(const std::vector<EventSpec>& events, ModelView& model);
   bool active() const noexcept { return !events_.empty(); }
   /// g at the run's start; throws liesim::Error if the model's observables fail there.
   void begin(double t0, ConstVec y0);
@@ -54,7 +54,7 @@ class EventLocator {
   }
 
   const std::vector<EventSpec>& events_;
-  Model& model_;
+  ModelView& model_;
   Eigen::VectorXd g0_, g1_, observables_, y_theta_;
   std::vector<int32_t> directions_;
   bool observables_needed_ = false;
@@ -63,6 +63,6 @@ class EventLocator {
 /// Hand `events` to a solver's own root finding (Solver::set_events; nothing for a solver the host
 /// steps); throws liesim::Error naming the solver (`who`, e.g. "method 'x'") and the methods that
 /// locate events if it cannot.
-void set_solver_events(Solver& solver, EventLocator& events, const std::string& who);
+void set_solver_events(SolverView& solver, EventLocator& events, const std::string& who);
 
 }  // namespace liesim

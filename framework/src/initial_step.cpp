@@ -1,6 +1,6 @@
 // The default first step of adaptive kernel-driven runs: Hairer, Nørsett & Wanner, Solving
 // Ordinary Differential Equations I (2nd ed.), §II.4, "Starting Step Size" (declared in driver.hpp).
-#include <liesim/driver.hpp>
+#include <liesim/host/driver.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +18,7 @@ double scaled_norm(const StepControl& c, ConstVec v, ConstVec y0) {
 
 /// F(t, y) in embedding coordinates the way the method sees it: psi_*(f(t, y)) for a Lie group
 /// method (xi receives f), the model's F for a classical one.
-Status field(Model& model, bool lie_group, double t, ConstVec y, Vec xi, Vec F) {
+Status field(ModelView& model, bool lie_group, double t, ConstVec y, Vec xi, Vec F) {
   if (!lie_group) return model.vector_field(t, y, F);
   const Status s = model.generator(t, y, xi);
   return s != Status::ok ? s : model.space().generator(xi, y, F);
@@ -26,7 +26,7 @@ Status field(Model& model, bool lie_group, double t, ConstVec y, Vec xi, Vec F) 
 
 }  // namespace
 
-double initial_step(Model& model, const MethodInfo& method, const RunSpec& spec, ConstVec y0) {
+double initial_step(ModelView& model, const MethodInfo& method, const RunSpec& spec, ConstVec y0) {
   const StepControl& c = spec.control;
   const double span = spec.t_end - spec.t0;
   const double fallback = std::min(span / 100.0, c.h_max);

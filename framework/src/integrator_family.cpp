@@ -1,10 +1,10 @@
 // An integrator plugin as the host sees it: methods read from its JSON document, steppers and
 // solvers through the C table.
-#include <liesim/integrator.hpp>
+#include <liesim/host/integrator.hpp>
 
 #include "metadata.hpp"
 
-#include <liesim/plugin_context.hpp>
+#include <liesim/host/plugin_context.hpp>
 
 #include <fmt/format.h>
 
@@ -43,7 +43,7 @@ MethodInfo method_entry(const nlohmann::json& m, const std::string& name) {
 
 }  // namespace
 
-IntegratorFamily::IntegratorFamily(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library)
+IntegratorFamilyView::IntegratorFamilyView(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library)
     : api_(plugin->integrator), library_(std::move(library)), name_(plugin->name) {
   const auto j = parse_metadata(metadata, name_);
   summary_ = metadata_text(j, "summary", name_);
@@ -55,7 +55,7 @@ IntegratorFamily::IntegratorFamily(const liesim_plugin* plugin, const std::strin
   }
 }
 
-MethodInfo IntegratorFamily::resolved(const MethodInfo& listed, const Settings& options) const {
+MethodInfo IntegratorFamilyView::resolved(const MethodInfo& listed, const Settings& options) const {
 #if LIESIM_ABI_MINOR >= 9
   if (api_->size >= offsetof(liesim_integrator_api, method_resolved) + sizeof api_->method_resolved && api_->method_resolved != nullptr) {
     PluginContext context(fmt::format("method '{}'", listed.name));
@@ -81,19 +81,19 @@ MethodInfo IntegratorFamily::resolved(const MethodInfo& listed, const Settings& 
   return listed;
 }
 
-std::vector<SettingSpec> IntegratorFamily::options(const std::string& method) const {
+std::vector<SettingSpec> IntegratorFamilyView::options(const std::string& method) const {
   for (std::size_t i = 0; i < methods_.size(); ++i)
     if (methods_[i].name == method) return options_[i];
   return {};
 }
 
-int IntegratorFamily::diagnostic_count(const std::string& method) const {
+int IntegratorFamilyView::diagnostic_count(const std::string& method) const {
   for (const auto& m : methods_)
     if (m.name == method) return static_cast<int>(m.diagnostics.size());
   return 0;
 }
 
-Stepper* IntegratorFamily::create_stepper(const std::string& method, const Settings& options, std::string& error) const {
+StepperView* IntegratorFamilyView::create_stepper(const std::string& method, const Settings& options, std::string& error) const {
   auto context = std::make_unique<PluginContext>(fmt::format("method '{}'", method));
   const GivenSettings given(options);
   liesim_stepper* s = nullptr;
@@ -102,10 +102,10 @@ Stepper* IntegratorFamily::create_stepper(const std::string& method, const Setti
     error = context->take_error(fmt::format("method '{}' is not a kernel-driven stepper", method));
     return nullptr;
   }
-  return new Stepper(api_, s, std::move(context), library_, diagnostic_count(method));
+  return new StepperView(api_, s, std::move(context), library_, diagnostic_count(method));
 }
 
-Solver* IntegratorFamily::create_solver(const std::string& method, const Settings& options, std::string& error) const {
+SolverView* IntegratorFamilyView::create_solver(const std::string& method, const Settings& options, std::string& error) const {
   auto context = std::make_unique<PluginContext>(fmt::format("method '{}'", method));
   const GivenSettings given(options);
   liesim_solver* s = nullptr;
@@ -114,7 +114,7 @@ Solver* IntegratorFamily::create_solver(const std::string& method, const Setting
     error = context->take_error(fmt::format("method '{}' is not a self-controlled solver", method));
     return nullptr;
   }
-  return new Solver(api_, s, std::move(context), library_, diagnostic_count(method));
+  return new SolverView(api_, s, std::move(context), library_, diagnostic_count(method));
 }
 
 }  // namespace liesim

@@ -1,6 +1,6 @@
 // The option `jacobian` shared by the integrator families with Newton iterations.
-#include <liesim/jacobian_option.hpp>
-#include <liesim/status.hpp>
+#include <liesim/sdk/jacobian_option.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 
@@ -18,7 +18,7 @@ JacobianSource jacobian_option(const Settings& options) {
   return j == "auto" ? JacobianSource::automatic : j == "model" ? JacobianSource::model : JacobianSource::differences;
 }
 
-bool uses_model_jacobian(JacobianSource source, const Model& model) {
+bool uses_model_jacobian(JacobianSource source, const ModelView& model) {
   if (source == JacobianSource::differences) return false;
   const bool has = model.has_vector_field_jacobian();
   if (source == JacobianSource::model && !has)

@@ -1,8 +1,8 @@
 // Reading a plugin's metadata document (the JSON of liesim_plugin::metadata_json) with errors that
 // name the plugin and the field.
 #pragma once
-#include <liesim/settings.hpp>
-#include <liesim/status.hpp>
+#include <liesim/sdk/settings.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // A model plugin as the host sees it: metadata read from its JSON document, instances through
 // the C table.
-#include <liesim/model_type.hpp>
-#include <liesim/plugin_context.hpp>
+#include <liesim/host/model_type.hpp>
+#include <liesim/host/plugin_context.hpp>
 
 #include "metadata.hpp"
 #include "table_checks.hpp"
@@ -10,7 +10,7 @@
 
 namespace liesim {
 
-ModelType::ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library,
+ModelTypeView::ModelTypeView(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library,
                      std::string file)
     : api_(plugin->model), name_(plugin->name), file_(std::move(file)), library_(std::move(library)) {
   const auto j = parse_metadata(metadata, name_);
@@ -19,7 +19,7 @@ ModelType::ModelType(const liesim_plugin* plugin, const std::string& metadata, s
   parameters_ = metadata_specs(j, "parameters", name_);
 }
 
-Model* ModelType::create(const Settings& parameters, std::string& error) const {
+ModelView* ModelTypeView::create(const Settings& parameters, std::string& error) const {
   auto context = std::make_unique<PluginContext>(fmt::format("model '{}'", name_));
   const GivenSettings given(parameters);
   liesim_model* instance = nullptr;
@@ -42,7 +42,7 @@ Model* ModelType::create(const Settings& parameters, std::string& error) const {
   PluginContext* ctx = context.release();
   const liesim_model_api* api = api_;
   std::shared_ptr<const void> library = library_;
-  return new Model(api, instance, &plugin_context_last_error, ctx, [api, instance, ctx, library] {
+  return new ModelView(api, instance, &plugin_context_last_error, ctx, [api, instance, ctx, library] {
     api->destroy(instance);
     delete ctx;
   });

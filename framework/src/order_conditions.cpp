@@ -1,5 +1,5 @@
 // Rooted trees, their elementary weights and densities (see order_conditions.hpp).
-#include <liesim/order_conditions.hpp>
+#include <liesim/sdk/order_conditions.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // CSV time series, step log and invariant monitoring.
-#include <liesim/io/output.hpp>
-#include <liesim/status.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 
@@ -22,7 +22,7 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 }
 
-InvariantMonitor::InvariantMonitor(const Model& model, const std::vector<DiagnosticInfo>& diagnostics)
+InvariantMonitor::InvariantMonitor(const ModelView& model, const std::vector<DiagnosticInfo>& diagnostics)
     : model_(model), info_(model.invariants()), diag_info_(diagnostics) {
   model_count_ = static_cast<Eigen::Index>(info_.size());
   for (std::size_t k = 0; k < diagnostics.size(); ++k)
@@ -84,7 +84,7 @@ void InvariantMonitor::on_diagnostics(ConstVec values) {
   }
 }
 
-CsvWriter::CsvWriter(const std::string& path, const Model& model, const std::vector<DiagnosticInfo>& diagnostics)
+CsvWriter::CsvWriter(const std::string& path, const ModelView& model, const std::vector<DiagnosticInfo>& diagnostics)
     : file_(open_for_writing(path, "output CSV")),
       model_(model),
       inv_(static_cast<Eigen::Index>(model.invariants().size())),

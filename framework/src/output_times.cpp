@@ -1,5 +1,5 @@
 // Output times of a run: equal intervals, a grid, and the check of a requested list.
-#include <liesim/driver.hpp>
+#include <liesim/host/driver.hpp>
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // The host's logger: messages from plugins land in the context of the object they are about.
-#include <liesim/plugin_context.hpp>
+#include <liesim/host/plugin_context.hpp>
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 // Loading one plugin library into this process: the entry point, the checks of its table (ABI
 // version, data layout, kind, name) and the host-side objects over it.
-#include <liesim/plugin_context.hpp>
-#include <liesim/registry.hpp>
+#include <liesim/host/plugin_context.hpp>
+#include <liesim/host/registry.hpp>
 
 #include "table_checks.hpp"
 
@@ -77,13 +77,13 @@ LoadedPlugin load_plugin(const fs::path& file) {
       throw Error("a model plugin without a complete model table");
     tables::check_model_table(api);
     p.kind = PluginKind::model;
-    p.model = std::make_shared<ModelType>(t, metadata, keep, p.file);
+    p.model = std::make_shared<ModelTypeView>(t, metadata, keep, p.file);
   } else if (t->kind == LIESIM_KIND_INTEGRATOR) {
     const liesim_integrator_api* api = t->integrator;
     if (api == nullptr || api->size < offsetof(liesim_integrator_api, solver_stats) + sizeof api->solver_stats)
       throw Error("an integrator plugin without a complete integrator table");
     p.kind = PluginKind::integrator;
-    p.integrator = std::make_shared<IntegratorFamily>(t, metadata, keep);
+    p.integrator = std::make_shared<IntegratorFamilyView>(t, metadata, keep);
     tables::check_integrator_table(api, p.integrator->methods());
   } else {
     throw Error(fmt::format("unknown plugin kind {}", t->kind));

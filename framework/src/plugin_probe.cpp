@@ -1,7 +1,7 @@
 // Loading a plugin in a child process: what it provides, or how it failed, without its code ever
 // running in this process (a crash in a constructor or entry point is reported, not suffered).
-#include <liesim/child_process.hpp>
-#include <liesim/registry.hpp>
+#include <liesim/host/child_process.hpp>
+#include <liesim/host/registry.hpp>
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Plugin discovery by file name and manifest, loading on demand, and the errors that name files.
-#include <liesim/registry.hpp>
+#include <liesim/host/registry.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>

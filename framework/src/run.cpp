@@ -1,6 +1,6 @@
 // Resolving names and settings into a run, and executing it with the right driver loop.
-#include <liesim/child_process.hpp>
-#include <liesim/run.hpp>
+#include <liesim/host/child_process.hpp>
+#include <liesim/host/run.hpp>
 
 #include "events.hpp"
 
@@ -92,13 +92,13 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
   // Let the method look at the model and settings now (fixed step for a solver without one, a
   // DAE method on a model without a DAE, ...), so that a bad combination is refused before any run.
   std::string refused;
-  const IntegratorFamily& family_object = *p.integrator_plugin->integrator;
+  const IntegratorFamilyView& family_object = *p.integrator_plugin->integrator;
   child_stage(fmt::format("preparing model '{}' (its prepare())", r.model));
   if (p.model->prepare() != Status::ok)
     throw Error(fmt::format("model '{}': preparing its workspaces failed: {}", r.model, p.model->last_error()));
   child_stage(fmt::format("creating method '{}' for model '{}'", r.method, r.model));
   if (info.self_controlled) {
-    std::unique_ptr<Solver> solver(family_object.create_solver(info.name, p.options, refused));
+    std::unique_ptr<SolverView> solver(family_object.create_solver(info.name, p.options, refused));
     const SolverTolerances tol{p.spec.control.rtol, p.spec.control.atol, p.spec.step};
     if (solver && solver->init(*p.model, p.spec.t0, p.y0, tol, refused) == Status::ok) {
       refused.clear();
@@ -108,7 +108,7 @@ void prepare_model(PreparedRun& p, const RunRequest& r) {
       refused = "the solver refused the model";
     }
   } else {
-    std::unique_ptr<Stepper> stepper(family_object.create_stepper(info.name, p.options, refused));
+    std::unique_ptr<StepperView> stepper(family_object.create_stepper(info.name, p.options, refused));
     if (stepper && stepper->init(*p.model, refused) == Status::ok) refused.clear();
     else if (refused.empty()) refused = "the method refused the model";
   }
@@ -141,7 +141,7 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& r) {
   return p;
 }
 
-PreparedRun prepare_run(const Registry& registry, const RunRequest& r, std::unique_ptr<Model> model) {
+PreparedRun prepare_run(const Registry& registry, const RunRequest& r, std::unique_ptr<ModelView> model) {
   if (!model) throw Error(fmt::format("model '{}': no instance given", r.model));
   if (!r.parameters.empty())
     throw Error(fmt::format("model '{}' is made in this process: set its parameters when you make it, not as run parameters", r.model));
@@ -155,13 +155,13 @@ RunResult execute(PreparedRun& p, Observer& observer) {
   child_stage(fmt::format("running model '{}' under method '{}'", p.model_plugin ? p.model_plugin->name : std::string("(in process)"),
                           p.method.name));
   std::string error;
-  const IntegratorFamily& family = *p.integrator_plugin->integrator;
+  const IntegratorFamilyView& family = *p.integrator_plugin->integrator;
   if (p.method.self_controlled) {
-    std::unique_ptr<Solver> solver(family.create_solver(p.method.name, p.options, error));
+    std::unique_ptr<SolverView> solver(family.create_solver(p.method.name, p.options, error));
     if (!solver) throw Error(fmt::format("method '{}': {}", p.method.name, error));
     return integrate(*p.model, *solver, p.spec, p.y0, observer, p.method.name);
   }
-  std::unique_ptr<Stepper> stepper(family.create_stepper(p.method.name, p.options, error));
+  std::unique_ptr<StepperView> stepper(family.create_stepper(p.method.name, p.options, error));
   if (!stepper) throw Error(fmt::format("method '{}': {}", p.method.name, error));
   return integrate(*p.model, *stepper, p.method, p.spec, p.y0, observer);
 }

@@ -1,5 +1,5 @@
 // The shipped scripts' folder, the Python that runs them, and starting them as programs.
-#include <liesim/share_scripts.hpp>
+#include <liesim/host/share_scripts.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 

@@ -1,4 +1,4 @@
-// Step-size controllers of the adaptive kernel-driven methods (liesim/step_controller.hpp).
+// Step-size controllers of the adaptive kernel-driven methods (liesim/host/step_controller.hpp).
 //
 // Literature:
 // * I-controller: the papers' rule [seed 002 §4, thesis (2.4.1)], h_new = theta (tol/e)^alpha h;
@@ -19,7 +19,7 @@
 // multiply theta outside the PI formula, as Hairer-Wanner's DOPRI5 does, aim lower than their I
 // rule: with theta = 0.85 and k = 5 the PI.3.4 fixed point would be e = theta^(k/0.3) tol ≈ 0.07 tol
 // against theta^k tol ≈ 0.44 tol.)
-#include <liesim/step_controller.hpp>
+#include <liesim/host/step_controller.hpp>
 
 #include <algorithm>
 #include <cmath>

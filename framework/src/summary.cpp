@@ -1,5 +1,5 @@
 // JSON run summary.
-#include <liesim/io/summary.hpp>
+#include <liesim/host/summary.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -4,9 +4,9 @@
 // liesim::Error naming the member and the fix (the caller adds the plugin's file). The list of
 // required members per capability is the one in docs/plugin-guide.md ("Required members").
 #pragma once
-#include <liesim/method_info.hpp>
+#include <liesim/sdk/method_info.hpp>
 #include <liesim/plugin.h>
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // Table files (TOML, read with toml++): exact fractions, strict keys, the claimed orders checked.
-#include <liesim/order_conditions.hpp>
-#include <liesim/status.hpp>
-#include <liesim/tableau_file.hpp>
+#include <liesim/sdk/order_conditions.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/tableau_file.hpp>
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // Coefficient tables of the shipped methods (facts from the cited sources; see docs/methods.md).
-#include <liesim/tableau.hpp>
+#include <liesim/sdk/tableau.hpp>
 
 #include <array>
 

@@ -8,7 +8,7 @@ namespace liesim::classical_rk {
 ErkStepper::ErkStepper(RungeKuttaTable tableau, bool adaptive, bool embedded_solution)
     : tab_(std::move(tableau)), dense_(embedded_solution ? nullptr : tab_.dense), adaptive_(adaptive), embedded_solution_(embedded_solution) {}
 
-Status ErkStepper::init(Model& model, std::string& error) noexcept {
+Status ErkStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     model_ = &model;
     // Without an error estimate, only the stages the update uses.

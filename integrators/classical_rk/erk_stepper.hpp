@@ -2,7 +2,7 @@
 // Butcher tables as RKMK (so that "same tableau, different method" comparisons are exact).
 #pragma once
 #include <liesim/sdk/integrator.hpp>
-#include <liesim/tableau.hpp>
+#include <liesim/sdk/tableau.hpp>
 
 namespace liesim::classical_rk {
 
@@ -10,7 +10,7 @@ namespace liesim::classical_rk {
 class ErkStepper final : public sdk::Stepper {
  public:
   ErkStepper(RungeKuttaTable tableau, bool adaptive, bool embedded_solution);
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::embedding : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// The table's continuous extension where it has one (and the step advances with b), else the
@@ -30,7 +30,7 @@ class ErkStepper final : public sdk::Stepper {
   std::vector<double> error_weights_;  ///< b - b_hat: the error estimate's weights
   std::vector<char> moves_;            ///< stage i has a non-zero A[i][j] (else Y_i = y_n)
   std::vector<double> dense_weights_;  ///< b_i(theta) of an interpolation
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   Eigen::MatrixXd K_;  // n x s
   Eigen::VectorXd Y_;
 };

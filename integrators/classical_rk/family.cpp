@@ -1,8 +1,8 @@
 // The classical_rk plugin: explicit Runge–Kutta methods on the embedded vector field.
 #include "erk_stepper.hpp"
 
-#include <liesim/plugin.hpp>
-#include <liesim/tableau_file.hpp>
+#include <liesim/sdk/plugin.hpp>
+#include <liesim/sdk/tableau_file.hpp>
 
 #include <fmt/format.h>
 

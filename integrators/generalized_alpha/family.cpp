@@ -2,7 +2,7 @@
 // fixed point (models with a rigid-body description, ABI 2.2).
 #include "lie_generalized_alpha.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

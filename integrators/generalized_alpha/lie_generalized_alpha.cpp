@@ -17,7 +17,7 @@ LieGeneralizedAlpha::LieGeneralizedAlpha(double rho, double newton_tol, int max_
   newton_.configure(newton_tol, max_iters);
 }
 
-Status LieGeneralizedAlpha::init(Model& model, std::string& error) noexcept {
+Status LieGeneralizedAlpha::init(ModelView& model, std::string& error) noexcept {
   try {
     rb_ = model.rigid_body();
     if (!rb_ || rb_->translation() != 0) {

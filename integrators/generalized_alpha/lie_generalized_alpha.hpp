@@ -12,7 +12,7 @@
 // unconditionally stable on the linear test equation, with numerical damping of the high
 // frequencies for rho_inf < 1.
 #pragma once
-#include <liesim/newton.hpp>
+#include <liesim/sdk/newton.hpp>
 #include <liesim/sdk/integrator.hpp>
 
 #include <string>
@@ -22,7 +22,7 @@ namespace liesim::generalized_alpha {
 class LieGeneralizedAlpha final : public sdk::Stepper {
  public:
   LieGeneralizedAlpha(double rho_inf, double newton_tol, int max_iters);
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// Dense output of order 2 that leaves the method's memory alone (repeating the step would
@@ -37,15 +37,15 @@ class LieGeneralizedAlpha final : public sdk::Stepper {
   std::string last_error() const override { return error_; }
 
  private:
-  using RowMajor3 = RigidBodyMechanics::RowMajor3;
+  using RowMajor3 = RigidBodySystemView::RowMajor3;
   /// w' = J^-1 (-w x J w + M(R) + tau(R, w)) at t.
   Status acceleration(double t, const RowMajor3& R, const Eigen::Vector3d& w, Eigen::Vector3d& wdot) noexcept;
   /// (R1, w1, a1) of the step for the acceleration guess wdot1.
   void advance(double h, const Eigen::Vector3d& wdot1) noexcept;
 
   double alpha_m_, alpha_f_, gamma_, beta_;
-  Model* model_ = nullptr;
-  const RigidBodyMechanics* rb_ = nullptr;
+  ModelView* model_ = nullptr;
+  const RigidBodySystemView* rb_ = nullptr;
   Eigen::Matrix3d J_, Jinv_;
   Newton newton_;
   // The step's start and its memory from the last step: the acceleration and pseudo-acceleration.

@@ -3,7 +3,7 @@
 // a Riemannian metric, ABI 2.3) — and implicit Lie–Euler (every model).
 #include "geodesic_stepper.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

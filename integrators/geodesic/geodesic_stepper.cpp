@@ -21,7 +21,7 @@ const char* name_of(Scheme s) {
 }
 }  // namespace
 
-Status GeodesicStepper::init(Model& model, std::string& error) noexcept {
+Status GeodesicStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     model_ = &model;
     const int n = model.size(), d = model.space().algebra_dim();

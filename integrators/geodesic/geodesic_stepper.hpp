@@ -20,7 +20,7 @@
 // `survey_radius`) and reports how many distinct roots it found there (diagnostic `roots`) and
 // whether the root it took is among them.
 #pragma once
-#include <liesim/newton.hpp>
+#include <liesim/sdk/newton.hpp>
 #include <liesim/sdk/integrator.hpp>
 
 #include <limits>
@@ -36,7 +36,7 @@ class GeodesicStepper final : public sdk::Stepper {
       : scheme_(scheme), substeps_(substeps), survey_(survey), radius_(survey_radius) {
     newton_.configure(newton_tol, max_iters);
   }
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// residual (max-norm of the step equations at the accepted root), newton_iterations (summed
@@ -63,8 +63,8 @@ class GeodesicStepper final : public sdk::Stepper {
   static constexpr int max_roots = 64;
   Eigen::MatrixXd found_;  ///< points of the roots found by the survey (n x max_roots)
   Eigen::VectorXd taken_, start_;
-  Model* model_ = nullptr;
-  const RiemannianGeometry* metric_ = nullptr;
+  ModelView* model_ = nullptr;
+  const RiemannianMetricView* metric_ = nullptr;
   Newton newton_;
   Eigen::VectorXd p_, q_, X_, v_, f_, xi_, root_;
   double residual_ = 0.0, iterations_ = 0.0, roots_ = std::numeric_limits<double>::quiet_NaN();

@@ -1,9 +1,9 @@
 // The implicit_rk plugin: Gauss collocation methods, classical and as implicit RKMK methods.
 #include "implicit_stepper.hpp"
 
-#include <liesim/jacobian_option.hpp>
+#include <liesim/sdk/jacobian_option.hpp>
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

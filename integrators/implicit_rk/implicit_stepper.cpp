@@ -10,7 +10,7 @@ ImplicitRkStepper::ImplicitRkStepper(const ButcherTableau& tableau, bool lie_gro
   newton_.configure(newton_tol, max_iters, false, false);  // no polishing: one residual per iteration
 }
 
-Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
+Status ImplicitRkStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     model_ = &model;
     m_ = lie_ ? model.space().algebra_dim() : model.size();
@@ -31,7 +31,7 @@ Status ImplicitRkStepper::init(Model& model, std::string& error) noexcept {
 }
 
 Status ImplicitRkStepper::residual(double t, double h, ConstVec y, ConstVec K, Vec G) noexcept {
-  const HomogeneousSpace& space = model_->space();
+  const HomogeneousSpaceView& space = model_->space();
   Status s = Status::ok;
   for (int i = 0; i < tab_.stages; ++i) {
     u_.setZero();

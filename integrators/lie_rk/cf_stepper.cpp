@@ -26,7 +26,7 @@ std::pair<int, int> CommutatorFreeStepper::reusable_prefix(const CommutatorFreeS
   return best;
 }
 
-Status CommutatorFreeStepper::init(Model& model, std::string& error) noexcept {
+Status CommutatorFreeStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     model_ = &model;
     const int d = model.space().algebra_dim();
@@ -46,7 +46,7 @@ Status CommutatorFreeStepper::init(Model& model, std::string& error) noexcept {
 
 Status CommutatorFreeStepper::apply(const ExponentialProduct& p, int start_stage, int skip, double h, ConstVec y,
                                     Vec out) noexcept {
-  const HomogeneousSpace& space = model_->space();
+  const HomogeneousSpaceView& space = model_->space();
   // Ping-pong between two buffers; the result ends in `out`.
   if (start_stage >= 0) a_ = Y_.col(start_stage);
   else a_ = y;

@@ -2,7 +2,7 @@
 // [Celledoni–Marthinsen–Owren 2003; Curry–Owren 2019; thesis §2.2.2, §2.4.2].
 #pragma once
 #include <liesim/sdk/integrator.hpp>
-#include <liesim/tableau.hpp>
+#include <liesim/sdk/tableau.hpp>
 
 namespace liesim::lie_rk {
 
@@ -12,7 +12,7 @@ namespace liesim::lie_rk {
 class CommutatorFreeStepper final : public sdk::Stepper {
  public:
   CommutatorFreeStepper(const CommutatorFreeScheme& scheme, bool adaptive, bool embedded_solution);
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::embedding : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
 
@@ -26,7 +26,7 @@ class CommutatorFreeStepper final : public sdk::Stepper {
   const CommutatorFreeScheme& scheme_;
   bool adaptive_;
   bool embedded_solution_;
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   std::pair<int, int> stage_prefix_[max_stages];
   std::pair<int, int> update_prefix_{-1, 0}, embedded_prefix_{-1, 0};
   Eigen::MatrixXd F_;   // d x s: f(Y_r)

@@ -2,8 +2,8 @@
 #include "cf_stepper.hpp"
 #include "rkmk_stepper.hpp"
 
-#include <liesim/plugin.hpp>
-#include <liesim/tableau_file.hpp>
+#include <liesim/sdk/plugin.hpp>
+#include <liesim/sdk/tableau_file.hpp>
 
 #include <fmt/format.h>
 

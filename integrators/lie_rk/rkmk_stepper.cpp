@@ -12,7 +12,7 @@ RkmkStepper::RkmkStepper(RungeKuttaTable tableau, std::span<const CommutatorTerm
                          bool adaptive, bool embedded_solution)
     : tab_(std::move(tableau)), commutators_(commutators), mode_(mode), series_order_(series_order), adaptive_(adaptive), embedded_solution_(embedded_solution) {}
 
-Status RkmkStepper::init(Model& model, std::string& error) noexcept {
+Status RkmkStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     model_ = &model;
     // Spaces without a closed-form dexpinv fall back to the truncated series.
@@ -42,7 +42,7 @@ Status RkmkStepper::init(Model& model, std::string& error) noexcept {
 }
 
 Status RkmkStepper::stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept {
-  const HomogeneousSpace& space = model_->space();
+  const HomogeneousSpaceView& space = model_->space();
   switch (mode_) {
     case DexpinvMode::exact:
       return space.dexpinv(u, f, k);
@@ -70,7 +70,7 @@ void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
   }
 }
 
-[[gnu::always_inline]] inline Status RkmkStepper::stage(int i, double t, double h, ConstVec y, const HomogeneousSpace& space) noexcept {
+[[gnu::always_inline]] inline Status RkmkStepper::stage(int i, double t, double h, ConstVec y, const HomogeneousSpaceView& space) noexcept {
   Status s = Status::ok;
   const bool moved = sdk::stage_sum(u_, K_, tab_.row(i), i, h) > 0;
   if (!commutators_.empty()) add_commutators(i, h, u_);
@@ -82,7 +82,7 @@ void RkmkStepper::add_commutators(int row, double h, Vec u) noexcept {
 }
 
 Status RkmkStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
-  const HomogeneousSpace& space = model_->space();
+  const HomogeneousSpaceView& space = model_->space();
   computed_stages_ = 0;
   for (int i = 0; i < used_stages_; ++i) {
     const Status s = stage(i, t, h, y, space);

@@ -2,7 +2,7 @@
 // sigma' = dexpinv_sigma(f(exp(sigma) . y_n)) in the Lie algebra [Munthe-Kaas 1999; thesis §2.2.2].
 #pragma once
 #include <liesim/sdk/integrator.hpp>
-#include <liesim/tableau.hpp>
+#include <liesim/sdk/tableau.hpp>
 
 namespace liesim::lie_rk {
 
@@ -20,7 +20,7 @@ class RkmkStepper final : public sdk::Stepper {
   /// `embedded_solution`: advance with b_hat instead of b (to measure the auxiliary method).
   RkmkStepper(RungeKuttaTable tableau, std::span<const CommutatorTerm> commutators, DexpinvMode mode, int series_order, bool adaptive,
               bool embedded_solution);
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return adaptive_ ? ErrorSpace::algebra : ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// The table's continuous extension in the Lie algebra, exp(h sum_i b_i(theta) k_i) . y_n (on M to
@@ -31,7 +31,7 @@ class RkmkStepper final : public sdk::Stepper {
 
  private:
   /// Stage derivative k_i of the step from (t, y) with h, from the stages before it.
-  Status stage(int i, double t, double h, ConstVec y, const HomogeneousSpace& space) noexcept;
+  Status stage(int i, double t, double h, ConstVec y, const HomogeneousSpaceView& space) noexcept;
   Status stage_derivative(ConstVec u, ConstVec f, Vec k) noexcept;
   void add_commutators(int row, double h, Vec u) noexcept;
 
@@ -44,7 +44,7 @@ class RkmkStepper final : public sdk::Stepper {
   int used_stages_ = 0;  ///< stages a step computes (all, or those the update needs: stages_needed)
   const ContinuousExtension* dense_ = nullptr;  ///< nullptr: interpolation repeats the step
   int computed_stages_ = 0;  ///< stages of the last step in K_ (the extension may need more)
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   Eigen::MatrixXd K_;                      // d x s stage derivatives
   Eigen::VectorXd u_, f_, Y_, sigma_, sigma_hat_, w1_, w2_;
   std::vector<double> dense_weights_;  ///< b_i(theta) of an interpolation

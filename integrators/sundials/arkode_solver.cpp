@@ -32,7 +32,7 @@ std::string ArkodeSolver::flag_name(int flag) const {
   return s;
 }
 
-Status ArkodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+Status ArkodeSolver::init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
   try {
     const bool fixed = tol.fixed_step > 0;
     if (!fixed && (!(tol.atol > 0) || !(tol.rtol >= 0))) {

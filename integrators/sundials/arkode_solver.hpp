@@ -19,7 +19,7 @@ class ArkodeSolver final : public SolverBase {
                                            : Kind::erkstep) {}
   ~ArkodeSolver() override;
 
-  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
+  Status init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
   Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
 

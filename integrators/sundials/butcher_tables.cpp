@@ -6,7 +6,7 @@
 
 #include <butcher_table_ids.hpp>  // generated: LIESIM_SUNDIALS_ERK_TABLES, LIESIM_SUNDIALS_DIRK_TABLES
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <arkode/arkode_butcher_dirk.h>
 #include <arkode/arkode_butcher_erk.h>

@@ -28,7 +28,7 @@ std::string CvodeSolver::flag_name(int flag) const {
   return s;
 }
 
-Status CvodeSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+Status CvodeSolver::init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
   try {
     if (tol.fixed_step > 0) {
       error = "CVODE has no fixed-step mode: give --rtol/--atol, or use arkode_erk / arkode_dirk for a fixed step";
@@ -146,7 +146,7 @@ int CvodeSolver::project(double t, N_Vector ycur, N_Vector corr, double eps, N_V
   (void)t;
   (void)eps;  // the model's projection is a closed form: exact, whatever the tolerance
   auto* s = static_cast<CvodeSolver*>(self);
-  const HomogeneousSpace& space = s->model_->space();
+  const HomogeneousSpaceView& space = s->model_->space();
   auto c = view(corr);
   const auto y = cview(ycur);
   c = y;

@@ -4,7 +4,7 @@
 #include "cvode_solver.hpp"
 #include "ida_solver.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

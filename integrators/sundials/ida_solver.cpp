@@ -100,9 +100,9 @@ std::string IdaSolver::flag_name(int flag) const {
   return s;
 }
 
-Status IdaSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+Status IdaSolver::init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
   try {
-    dae_ = model.dae_formulation();
+    dae_ = model.dae();
     if (!dae_) {
       error = "method 'ida' needs a differential-algebraic formulation of the model (Model::dae()), and this model "
               "offers none with these parameters; for pendulum_chain give the parameter formulation=cartesian_dae";

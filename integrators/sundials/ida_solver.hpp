@@ -19,7 +19,7 @@ class IdaSolver final : public SolverBase {
   explicit IdaSolver(Options options) : SolverBase(Method::ida, std::move(options)) {}
   ~IdaSolver() override;
 
-  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
+  Status init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
   Status advance_to_event(double t_out, Vec y_out, double& t_reached, int32_t* found) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
 
@@ -44,7 +44,7 @@ class IdaSolver final : public SolverBase {
   /// IDA's failure flags (its residual, not a vector field), then the common ones.
   std::string failure_hint(const std::string& name) const override;
 
-  DaeFormulation* dae_ = nullptr;
+  DaeFormulationView* dae_ = nullptr;
   void* mem_ = nullptr;
   SUNMatrix A_ = nullptr;
   SUNLinearSolver LS_ = nullptr;

@@ -1,7 +1,7 @@
 // Eigen <-> N_Vector without copies: Eigen views of SUNDIALS serial vectors, and serial
 // N_Vectors that point at memory owned by Eigen (rebindable, never owning).
 #pragma once
-#include <liesim/types.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>

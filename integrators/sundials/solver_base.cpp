@@ -15,7 +15,7 @@ SolverBase::~SolverBase() {
   if (ctx_) SUNContext_Free(&ctx_);
 }
 
-bool SolverBase::setup_common(Model& model, ConstVec y0, std::string& error) noexcept {
+bool SolverBase::setup_common(ModelView& model, ConstVec y0, std::string& error) noexcept {
   try {
     model_ = &model;
     if (y0.size() != model.size()) {

@@ -5,7 +5,7 @@
 #include "nvector.hpp"
 
 #include <liesim/sdk/integrator.hpp>
-#include <liesim/jacobian_option.hpp>
+#include <liesim/sdk/jacobian_option.hpp>
 
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_matrix.h>
@@ -56,7 +56,7 @@ class SolverBase : public sdk::Solver {
   ~SolverBase() override;
 
   /// Create the SUNContext and the vector holding y0; false with `error` set on failure.
-  bool setup_common(Model& model, ConstVec y0, std::string& error) noexcept;
+  bool setup_common(ModelView& model, ConstVec y0, std::string& error) noexcept;
   /// Check the return flag of a setup call. `what` names our option or input ("option max_order = 13");
   /// on failure `error` names the call, the SUNDIALS flag and SUNDIALS' own message.
   bool check(int flag, const char* call, const std::string& what, std::string& error) noexcept;
@@ -95,7 +95,7 @@ class SolverBase : public sdk::Solver {
 
   Method method_;
   Options opt_;
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   SUNContext ctx_ = nullptr;
   Eigen::VectorXd y0_;   ///< copy of the initial state (SUNDIALS reads it at init)
   BorrowedVector y_;     ///< points at y0_ during init, then at each caller's output vector

@@ -2,7 +2,7 @@
 // with a Hamiltonian description (ABI 2.3).
 #include "slgi.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 
 namespace liesim::symplectic {
 
-Status SlgiStepper::init(Model& model, std::string& error) noexcept {
+Status SlgiStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     ham_ = model.hamiltonian();
     if (!ham_) {

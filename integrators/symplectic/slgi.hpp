@@ -5,10 +5,10 @@
 //   M   = dexp*_{-xi}(mu0 + a) - theta dexp*_{-theta xi}(a),                       (2.3.6)
 //   (xi, nbar) = h (dH/dmu, -R_g^* dH/dg) at (exp(theta xi) g0, M),                   (2.3.7)
 // then (g1, mu1) = (exp(xi) g0, Ad*_{exp((theta-1) xi)} nbar + Ad*_{exp(-xi)} mu0).    (2.3.8)
-// theta = 1/2 is of order 2, theta = 0 and 1 of order 1. Newton's method (liesim/newton.hpp)
+// theta = 1/2 is of order 2, theta = 0 and 1 of order 1. Newton's method (liesim/sdk/newton.hpp)
 // solves the 2k equations, started from the explicit guess h (dH/dmu, -R_g^* dH/dg) at (g0, mu0).
 #pragma once
-#include <liesim/newton.hpp>
+#include <liesim/sdk/newton.hpp>
 #include <liesim/sdk/integrator.hpp>
 
 #include <string>
@@ -18,7 +18,7 @@ namespace liesim::symplectic {
 class SlgiStepper final : public sdk::Stepper {
  public:
   SlgiStepper(double theta, double newton_tol, int max_iters) : theta_(theta) { newton_.configure(newton_tol, max_iters); }
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// residual (max-norm of (2.3.7) at the accepted (xi, nbar)), newton_iterations.
@@ -33,8 +33,8 @@ class SlgiStepper final : public sdk::Stepper {
   Status equations(double t, double h, ConstVec z, Vec r) noexcept;
 
   double theta_;
-  Model* model_ = nullptr;
-  const HamiltonianMechanics* ham_ = nullptr;
+  ModelView* model_ = nullptr;
+  const HamiltonianSystemView* ham_ = nullptr;
   int k_ = 0;
   Newton newton_;
   Eigen::VectorXd g0_, mu0_, g_, z_, a_, b_, c_, M_, xi_, dHdmu_, dHdg_, mu1_;

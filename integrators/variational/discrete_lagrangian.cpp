@@ -1,7 +1,7 @@
 // Discrete Lagrangians from quadrature rules, and the terms of their step equations.
 #include "discrete_lagrangian.hpp"
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 namespace liesim::variational {
 
@@ -13,7 +13,7 @@ const LagrangianRule& lagrangian_rule(const std::string& name) {
   throw Error("unknown discrete Lagrangian '" + name + "': choose midpoint or trapezoidal");
 }
 
-void DiscreteLagrangian::init(const Mechanics& mech, const LagrangianRule& rule) {
+void DiscreteLagrangian::init(const MechanicalSystemView& mech, const LagrangianRule& rule) {
   mech_ = &mech;
   rule_ = &rule;
   m_ = mech.dof();

@@ -6,7 +6,7 @@
 //   f_d^- = h sum_i w_i (1 - s_i) f_i,   f_d^+ = h sum_i w_i s_i f_i,   g_d^+- = -f_d^+- . v.
 // The midpoint rule (s = 1/2, w = 1) and the trapezoidal rule (s = 0, 1; w = 1/2, 1/2) are data.
 #pragma once
-#include <liesim/model.hpp>
+#include <liesim/sdk/model_view.hpp>
 
 #include <Eigen/Cholesky>
 
@@ -33,7 +33,7 @@ const LagrangianRule& lagrangian_rule(const std::string& name);
 class DiscreteLagrangian {
  public:
   /// Bind to a model's mechanical description (allocates).
-  void init(const Mechanics& mech, const LagrangianRule& rule);
+  void init(const MechanicalSystemView& mech, const LagrangianRule& rule);
   /// Evaluate every term for the step from (t, q) with size h and discrete velocity v.
   Status evaluate(double t, ConstVec q, double h, ConstVec v) noexcept;
   /// p_k (what the momentum equation equates to the carried momentum).
@@ -48,7 +48,7 @@ class DiscreteLagrangian {
   int dof() const noexcept { return m_; }
 
  private:
-  const Mechanics* mech_ = nullptr;
+  const MechanicalSystemView* mech_ = nullptr;
   const LagrangianRule* rule_ = nullptr;
   int m_ = 0;
   Eigen::MatrixXd mass_;

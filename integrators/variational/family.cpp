@@ -6,7 +6,7 @@
 #include "vi_adaptive.hpp"
 #include "vi_stepper.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

@@ -38,7 +38,7 @@ HermiteStepper::HermiteStepper(HermiteKind kind, int points, double newton_tol, 
   newton_.configure(newton_tol, max_iters);
 }
 
-Status HermiteStepper::init(Model& model, std::string& error) noexcept {
+Status HermiteStepper::init(ModelView& model, std::string& error) noexcept {
   try {
     mech_ = mechanics_of(model, "a Hermite variational or Galerkin method", error);
     if (!mech_) return Status::fatal;

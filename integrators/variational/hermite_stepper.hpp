@@ -7,7 +7,7 @@
 //                           of motion's residual M_eq = M q'' + dU/dq - f(t, q, q').
 // The integrals use Gauss–Legendre quadrature (option `quadrature`, points).
 #pragma once
-#include <liesim/newton.hpp>
+#include <liesim/sdk/newton.hpp>
 #include <liesim/sdk/integrator.hpp>
 
 #include <Eigen/Cholesky>
@@ -25,7 +25,7 @@ void gauss_legendre(int points, std::vector<double>& nodes, std::vector<double>&
 class HermiteStepper final : public sdk::Stepper {
  public:
   HermiteStepper(HermiteKind kind, int points, double newton_tol, int max_iters);
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// residual: max-norm of the step equations at the accepted end point.
@@ -37,8 +37,8 @@ class HermiteStepper final : public sdk::Stepper {
 
   HermiteKind kind_;
   std::vector<double> nodes_, weights_;
-  Model* model_ = nullptr;
-  const Mechanics* mech_ = nullptr;
+  ModelView* model_ = nullptr;
+  const MechanicalSystemView* mech_ = nullptr;
   int m_ = 0;
   Eigen::MatrixXd mass_;
   Newton newton_;

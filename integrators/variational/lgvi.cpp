@@ -7,7 +7,7 @@
 
 namespace liesim::variational {
 
-bool LgviCore::init(Model& model, const char* method, std::string& error) {
+bool LgviCore::init(ModelView& model, const char* method, std::string& error) {
   rb_ = model.rigid_body();
   if (!rb_) {
     error = fmt::format("{} needs a model with a rigid-body description (attitude R in SO(3), inertia J, potential and its "
@@ -79,7 +79,7 @@ void LgviCore::rescale(double h, const RigidState& s) noexcept {
   energy_ = trace_ / (h * h) + other_;
 }
 
-Status LgviStepper::init(Model& model, std::string& error) noexcept {
+Status LgviStepper::init(ModelView& model, std::string& error) noexcept {
   model_ = &model;
   last_out_.resize(model.size());
   saved_out_.resize(model.size());
@@ -118,7 +118,7 @@ Status LgviStepper::interpolate(double t, double h, ConstVec y, ConstVec y_new, 
   return s;
 }
 
-Status LgviAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+Status LgviAdaptiveSolver::init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
   if (!(tol.fixed_step > 0)) {
     error = "lgvi_adaptive takes --step H0, the size of its first step (the discrete energy equation chooses the others), "
             "not tolerances";

@@ -13,7 +13,7 @@ namespace liesim::variational {
 /// A rigid body's discrete state at a step point: R, x, body momentum Pi = J Omega, spatial
 /// linear momentum gamma = R M v.
 struct RigidState {
-  RigidBodyMechanics::RowMajor3 R = RigidBodyMechanics::RowMajor3::Identity();
+  RigidBodySystemView::RowMajor3 R = RigidBodySystemView::RowMajor3::Identity();
   Eigen::Vector3d x = Eigen::Vector3d::Zero(), Pi = Eigen::Vector3d::Zero(), gamma = Eigen::Vector3d::Zero();
 };
 
@@ -26,7 +26,7 @@ struct RigidState {
 class LgviCore {
  public:
   /// Bind to a model's rigid-body description; false with `error` when it has none.
-  bool init(Model& model, const char* method, std::string& error);
+  bool init(ModelView& model, const char* method, std::string& error);
   /// The discrete state of a model state y.
   void to_discrete(ConstVec y, RigidState& s) const noexcept;
   /// The model state of a discrete state.
@@ -51,8 +51,8 @@ class LgviCore {
   bool translation() const noexcept { return translation_; }
 
  private:
-  const RigidBodyMechanics* rb_ = nullptr;
-  Model* model_ = nullptr;
+  const RigidBodySystemView* rb_ = nullptr;
+  ModelView* model_ = nullptr;
   bool translation_ = false;
   Eigen::Matrix3d J_, M_, Minv_;
   double U_ = 0.0, U1_ = 0.0, energy_ = 0.0, trace_ = 0.0, other_ = 0.0, residual_ = 0.0;
@@ -68,7 +68,7 @@ class LgviCore {
 /// R R^T, which would add the attitude's orthogonality defect to the momentum map at every step).
 class LgviStepper final : public sdk::Stepper {
  public:
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// The step repeated with theta h from the model state y, the carried discrete state (and the
@@ -85,7 +85,7 @@ class LgviStepper final : public sdk::Stepper {
   RigidState s_;
   Eigen::VectorXd last_out_, saved_out_;  // the model state of the last step, whose discrete state is core_.next()
   bool have_last_ = false;
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   std::string error_;
 };
 
@@ -99,7 +99,7 @@ class LgviStepper final : public sdk::Stepper {
 class LgviAdaptiveSolver final : public sdk::SteppingSolver {
  public:
   LgviAdaptiveSolver(bool sequential, int passes, long max_steps) : sequential_(sequential), passes_(passes), max_steps_(max_steps) {}
-  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
+  Status init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
   Status step(double& t_new, Vec y_new) noexcept override;
   Status interpolate(double t, Vec y) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
@@ -118,7 +118,7 @@ class LgviAdaptiveSolver final : public sdk::SteppingSolver {
   bool sequential_;
   int passes_;
   long max_steps_;
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   LgviCore core_;
   RigidState s_, prev_;
   Eigen::VectorXd y_prev_, y_;

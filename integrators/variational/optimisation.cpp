@@ -8,7 +8,7 @@
 
 namespace liesim::variational {
 
-Status DescentStepper::init(Model& model, std::string& error) noexcept {
+Status DescentStepper::init(ModelView& model, std::string& error) noexcept {
   model_ = &model;
   rb_ = model.rigid_body();
   if (!rb_ || rb_->translation() != 0) {
@@ -22,7 +22,7 @@ Status DescentStepper::init(Model& model, std::string& error) noexcept {
   isotropic_ = (J_ - J_(0, 0) * Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() <= 1e-15 * std::abs(J_(0, 0));
   // The damping D of a linear torque tau = -D Omega, read from the model's torque at unit velocities.
   Eigen::Matrix3d D;
-  const RigidBodyMechanics::RowMajor3 I = RigidBodyMechanics::RowMajor3::Identity();
+  const RigidBodySystemView::RowMajor3 I = RigidBodySystemView::RowMajor3::Identity();
   const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
   Eigen::Vector3d tau0, tau, force;
   if (rb_->forces(0.0, I, zero, zero, zero, tau0, force) != Status::ok) {
@@ -47,7 +47,7 @@ Status DescentStepper::init(Model& model, std::string& error) noexcept {
 
 Status DescentStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept {
   (void)err;
-  RigidBodyMechanics::RowMajor3 R;
+  RigidBodySystemView::RowMajor3 R;
   Eigen::Vector3d x, Omega, v, moment, dUx, tau, force;
   double U = 0.0;
   rb_->from_state(y, R, x, Omega, v);
@@ -58,7 +58,7 @@ Status DescentStepper::step(double t, double h, ConstVec y, Vec y_new, Vec err) 
     return st;
   }
   clamped_ = false;
-  RigidBodyMechanics::RowMajor3 R1;
+  RigidBodySystemView::RowMajor3 R1;
   Eigen::Vector3d Omega1;
   switch (kind_) {
     case Descent::gd: {

@@ -23,7 +23,7 @@ enum class Descent { gd, agd, sagd };
 class DescentStepper final : public sdk::Stepper {
  public:
   explicit DescentStepper(Descent kind) : kind_(kind) {}
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   /// clamped: 1 when SAGD's asin argument |g|/j exceeded 1 in this step (0 otherwise, and for gd, agd).
@@ -32,8 +32,8 @@ class DescentStepper final : public sdk::Stepper {
 
  private:
   Descent kind_;
-  Model* model_ = nullptr;
-  const RigidBodyMechanics* rb_ = nullptr;
+  ModelView* model_ = nullptr;
+  const RigidBodySystemView* rb_ = nullptr;
   Eigen::Matrix3d J_, Jinv_, Dinv_;
   bool isotropic_ = false, clamped_ = false;
   std::string error_;

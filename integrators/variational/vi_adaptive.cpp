@@ -8,14 +8,14 @@
 
 namespace liesim::variational {
 
-Status ViAdaptiveSolver::init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+Status ViAdaptiveSolver::init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
   try {
     if (!(tol.fixed_step > 0)) {
       error = "vi_adaptive takes --step H0, the size of its first step (the discrete energy equation chooses the others), "
               "not tolerances";
       return Status::fatal;
     }
-    const Mechanics* mech = mechanics_of(model, "vi_adaptive", error);
+    const MechanicalSystemView* mech = mechanics_of(model, "vi_adaptive", error);
     if (!mech) return Status::fatal;
     model_ = &model;
     ld_.init(*mech, rule_);

@@ -5,7 +5,7 @@
 #pragma once
 #include "discrete_lagrangian.hpp"
 
-#include <liesim/newton.hpp>
+#include <liesim/sdk/newton.hpp>
 #include <liesim/sdk/integrator.hpp>
 
 namespace liesim::variational {
@@ -31,7 +31,7 @@ class ViAdaptiveSolver final : public sdk::SteppingSolver {
     momentum_.configure(newton_tol, max_iters);
     scalar_.configure(newton_tol, max_iters);
   }
-  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
+  Status init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept override;
   Status step(double& t_new, Vec y_new) noexcept override;
   Status interpolate(double t, Vec y) noexcept override;
   void add_stats(Stats& stats) const noexcept override;
@@ -53,7 +53,7 @@ class ViAdaptiveSolver final : public sdk::SteppingSolver {
   AdaptiveSolve solve_;
   int passes_;
   long max_steps_;
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   DiscreteLagrangian ld_;
   Newton joint_, momentum_, scalar_;  // (h, v); v at fixed h; h at fixed displacement
   int m_ = 0;

@@ -5,8 +5,8 @@
 
 namespace liesim::variational {
 
-const Mechanics* mechanics_of(const Model& model, const char* method, std::string& error) {
-  const Mechanics* mech = model.mechanics();
+const MechanicalSystemView* mechanics_of(const ModelView& model, const char* method, std::string& error) {
+  const MechanicalSystemView* mech = model.mechanics();
   if (!mech)
     error = fmt::format("{} needs a model with a mechanical description (a Lagrangian: mass matrix, potential, forces); "
                         "`liesim describe MODEL` says whether a model has one (double_well, duffing and harmonic_oscillator do)",
@@ -14,9 +14,9 @@ const Mechanics* mechanics_of(const Model& model, const char* method, std::strin
   return mech;
 }
 
-Status ViStepper::init(Model& model, std::string& error) noexcept {
+Status ViStepper::init(ModelView& model, std::string& error) noexcept {
   try {
-    const Mechanics* mech = mechanics_of(model, "a variational integrator", error);
+    const MechanicalSystemView* mech = mechanics_of(model, "a variational integrator", error);
     if (!mech) return Status::fatal;
     model_ = &model;
     ld_.init(*mech, rule_);

@@ -4,7 +4,7 @@
 #pragma once
 #include "discrete_lagrangian.hpp"
 
-#include <liesim/newton.hpp>
+#include <liesim/sdk/newton.hpp>
 #include <liesim/sdk/integrator.hpp>
 
 namespace liesim::variational {
@@ -16,7 +16,7 @@ namespace liesim::variational {
 class ViStepper final : public sdk::Stepper {
  public:
   ViStepper(const LagrangianRule& rule, double newton_tol, int max_iters) : rule_(rule) { newton_.configure(newton_tol, max_iters); }
-  Status init(Model& model, std::string& error) noexcept override;
+  Status init(ModelView& model, std::string& error) noexcept override;
   ErrorSpace error_space() const noexcept override { return ErrorSpace::none; }
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override;
   void diagnostics(Vec out) const noexcept override {
@@ -27,7 +27,7 @@ class ViStepper final : public sdk::Stepper {
 
  private:
   const LagrangianRule& rule_;
-  Model* model_ = nullptr;
+  ModelView* model_ = nullptr;
   DiscreteLagrangian ld_;
   Newton newton_;
   Eigen::VectorXd p_, v_;
@@ -36,6 +36,6 @@ class ViStepper final : public sdk::Stepper {
 };
 
 /// The mechanical description of `model`, or nullptr with `error` naming what is missing.
-const Mechanics* mechanics_of(const Model& model, const char* method, std::string& error);
+const MechanicalSystemView* mechanics_of(const ModelView& model, const char* method, std::string& error);
 
 }  // namespace liesim::variational

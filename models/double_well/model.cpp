@@ -1,6 +1,6 @@
 // The double_well plugin: a particle in the double-well potential U(q) = 1/2 (q^4 - q^2)
 // (Sharma 2020, seed 001, (3.38)–(3.39), (4.23)), given by its Lagrangian.
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 #include <liesim/sdk/lagrangian_model.hpp>
 
 #include <fmt/format.h>

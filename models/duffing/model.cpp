@@ -1,6 +1,6 @@
 // The duffing plugin: q'' + delta q' + alpha q + beta q^3 = 0 as a Lagrangian system with a
 // damping force (Sharma 2020, seed 001, §4.3.2; alpha = -1, beta = 2 per the notes' errata).
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 #include <liesim/sdk/lagrangian_model.hpp>
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // with its exact solution.
 #include "../oscillator/damped_oscillator.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 #include <liesim/sdk/lagrangian_model.hpp>
 
 #include <fmt/format.h>

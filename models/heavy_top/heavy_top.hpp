@@ -5,8 +5,8 @@
 #include "inertia_solid.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/manifold_checks.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
 #include <liesim/sdk/model.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -196,7 +196,7 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
 
   std::vector<InvariantInfo> invariants() const override {
     // The energy is conserved (no damping or forcing); it may be 0 at t0, so its scale is the
-    // potential's amplitude m |g| |c| (the divergence check: liesim/model.hpp, InvariantKind).
+    // potential's amplitude m |g| |c| (the divergence check: liesim/sdk/model_view.hpp, InvariantKind).
     const double scale = ph_.weight * ph_.com.norm();
     const InvariantInfo energy{"energy", "kinetic + potential, J: 1/2 Omega . I Omega - m g . (Q c)", InvariantKind::conserved, scale};
     switch (f_) {

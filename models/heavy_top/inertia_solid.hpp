@@ -2,7 +2,7 @@
 // body it knows only by its mass and its inertia about the centre of mass. Header-only; used by
 // the scenes of heavy_top, rigid_pendulum, rigid_body, underwater_vehicle and multibody.
 #pragma once
-#include <liesim/scene.hpp>
+#include <liesim/sdk/scene.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>

@@ -3,7 +3,7 @@
 // attitude with body angular velocity, Euler's equations).
 #include "heavy_top.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 namespace liesim::heavy_top {
 

@@ -1,7 +1,7 @@
 // Rotations from the forms descriptions give them in, and the error helper.
 #include "description.hpp"
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <Eigen/Geometry>
 

@@ -13,7 +13,7 @@
 #pragma once
 #include "mechanism.hpp"
 
-#include <liesim/types.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <Eigen/Cholesky>
 

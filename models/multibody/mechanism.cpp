@@ -3,7 +3,7 @@
 #include "mechanism.hpp"
 
 #include <liesim/lie/so3.hpp>
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 #include "multibody_model.hpp"
 #include "readers.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

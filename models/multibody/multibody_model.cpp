@@ -4,7 +4,7 @@
 #include "../heavy_top/inertia_solid.hpp"
 
 #include <liesim/lie/so3.hpp>
-#include <liesim/manifold_checks.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
 
 #include <fmt/format.h>
 

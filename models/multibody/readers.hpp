@@ -3,7 +3,7 @@
 #pragma once
 #include "description.hpp"
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <string>
 

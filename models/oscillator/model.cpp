@@ -3,8 +3,8 @@
 #include "damped_oscillator.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 #include "chain_dynamics.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/manifold_checks.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 
@@ -56,7 +56,7 @@ class PendulumChain final : public sdk::Model {
 
   std::vector<InvariantInfo> invariants() const override {
     // Conserved (no damping or forcing); its scale is the potential's range g sum_i m_i (L_1 + ... + L_i),
-    // since the energy may be 0 at t0 (the divergence check: liesim/model.hpp, InvariantKind).
+    // since the energy may be 0 at t0 (the divergence check: liesim/sdk/model_view.hpp, InvariantKind).
     double scale = 0.0, reach = 0.0;
     for (int i = 0; i < chain_.size(); ++i) {
       reach += chain_.L[static_cast<std::size_t>(i)];

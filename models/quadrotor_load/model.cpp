@@ -1,9 +1,9 @@
 // The quadrotor_load plugin: two quadrotors carrying a point mass by rigid massless links, on
 // TR^3 x (TSO(3))^2 x (TS^2)^2 under R^6 x (SO(3) x R^3)^2 x SE(3)^2 (seed 002 §6; thesis §2.6).
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/manifold_checks.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include "tracking.hpp"
 

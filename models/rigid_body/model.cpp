@@ -2,8 +2,8 @@
 #include "../heavy_top/inertia_solid.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

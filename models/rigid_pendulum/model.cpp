@@ -3,7 +3,7 @@
 // formulation with its inertia given about the pivot.
 #include "../heavy_top/heavy_top.hpp"
 
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 namespace liesim::rigid_pendulum {
 

@@ -4,9 +4,9 @@
 #include "../oscillator/damped_oscillator.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/manifold_checks.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 // Example 11 and Fig. 4.2; notes §2.8, §3.6, §5.4): a non-expansive system on a manifold of
 // non-positive curvature, where the geodesic implicit Euler method is B-stable (Thm 4.2).
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/plugin.hpp>
-#include <liesim/riemannian.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/plugin.hpp>
+#include <liesim/sdk/riemannian.hpp>
 
 #include <fmt/format.h>
 

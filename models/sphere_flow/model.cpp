@@ -2,8 +2,8 @@
 // E. Cokaj's thesis (ch. 4.3): the Killing field e3 x y and a contractive gradient field, with
 // the round metric (ABI 2.3) for geodesic methods and a generator with a chosen isotropy part.
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <fmt/format.h>
 

@@ -2,9 +2,9 @@
 // body, L = 1/2 Omega^T J Omega - eta f(R), torque -gamma Omega (Sharma 2020, seed 001, ch. 7, M9):
 // gradient descent, accelerated gradient descent and SAGD are integrators of this system.
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/manifold_checks.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <Eigen/SVD>
 #include <fmt/format.h>

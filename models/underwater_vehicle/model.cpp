@@ -4,9 +4,9 @@
 #include "../heavy_top/inertia_solid.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/manifold_checks.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/manifold_checks.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // libFuzzer harness: the KEY=VALUE settings parser (numbers, integers with bounds, vectors,
 // choices, booleans) on arbitrary values. Every value must parse or raise a liesim::Error.
-#include <liesim/settings.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // libFuzzer harness: the study-file parser (TOML, validation, sweep expansion) on arbitrary text.
 // Every input must end in a parsed study or a liesim::Error; anything else (a crash, another
 // exception, a sanitizer report, a hang) is a finding.
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/study_file.hpp>
 
 #include <cstddef>

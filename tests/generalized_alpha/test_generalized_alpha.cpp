@@ -2,7 +2,7 @@
 // method on the oscillator m a'' + d a' + k a = 0 (seed 003's point, checked against an
 // independent implementation here); order 2 for every rho_inf against exact and fine reference
 // solutions; bounded energy with a stiff spring at h sqrt(k/m) = 10; errors.
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 #include <liesim/lie/so3.hpp>
 #include "support/plugins.hpp"
 
@@ -38,7 +38,7 @@ std::pair<double, double> classical_generalized_alpha(double m, double d, double
 
 class Energy final : public Observer {
  public:
-  explicit Energy(const Model& m) : m_(m), inv_(m.invariant_count()) {}
+  explicit Energy(const ModelView& m) : m_(m), inv_(m.invariant_count()) {}
   void on_output(double, ConstVec y) override {
     m_.evaluate_invariants(y, inv_);
     energy.push_back(inv_[0]);
@@ -48,7 +48,7 @@ class Energy final : public Observer {
   double orthogonality = 0.0;
 
  private:
-  const Model& m_;
+  const ModelView& m_;
   Eigen::VectorXd inv_;
 };
 

@@ -3,8 +3,8 @@
 // distance ratios of GIE, GIMP and SPHMP against the notes' independent values (A13, A14), the
 // number of roots of the GIE equation (4.3.13), implicit Lie–Euler's isotropy (4.3.16), and the
 // orders of every method on the contractive field.
-#include <liesim/fit.hpp>
-#include <liesim/riemannian.hpp>
+#include <liesim/sdk/fit.hpp>
+#include <liesim/sdk/riemannian.hpp>
 #include "support/plugins.hpp"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // Child processes (child_process.cpp): what a job says it is doing reaches the report of its
 // death; a job whose process forks ends when it ends (its group is killed, the pipe it leaves
 // open is no reason to wait); a time limit past the clock's range is bounded, not overflowed.
-#include <liesim/child_process.hpp>
+#include <liesim/host/child_process.hpp>
 
 #include <doctest/doctest.h>
 

@@ -30,10 +30,10 @@ RunRequest ball(double d, double h, std::map<std::string, std::string> options =
 
 /// Every accepted state's invariants.
 struct InvariantTrace final : Observer {
-  const Model& model;
+  const ModelView& model;
   std::vector<double> t;
   std::vector<Eigen::VectorXd> values;
-  explicit InvariantTrace(const Model& m) : model(m) {}
+  explicit InvariantTrace(const ModelView& m) : model(m) {}
   void on_output(double time, ConstVec y) override {
     Eigen::VectorXd v(model.invariant_count());
     model.evaluate_invariants(y, v);

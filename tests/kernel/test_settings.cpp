@@ -1,6 +1,6 @@
 // Settings: defaults, unknown keys and malformed values give errors naming the key.
-#include <liesim/settings.hpp>
-#include <liesim/status.hpp>
+#include <liesim/sdk/settings.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // Shared helpers of the integrator tests: the method list, the test problems, error fits.
 #pragma once
-#include <liesim/driver.hpp>
-#include <liesim/fit.hpp>
-#include <liesim/in_process.hpp>
-#include <liesim/integrator.hpp>
-#include <liesim/settings.hpp>
+#include <liesim/host/driver.hpp>
+#include <liesim/sdk/fit.hpp>
+#include <liesim/host/in_process.hpp>
+#include <liesim/host/integrator.hpp>
+#include <liesim/sdk/settings.hpp>
 #include "support/plugins.hpp"
 #include <support/fixtures.hpp>
 
@@ -54,14 +54,14 @@ inline std::vector<TableMethod> table_methods(const std::string& file) {
 
 /// A stepper of `method` with its default options, and the method's description.
 struct DefaultStepper {
-  std::unique_ptr<Stepper> stepper;
+  std::unique_ptr<StepperView> stepper;
   MethodInfo info;
 };
 inline DefaultStepper default_stepper(const std::string& method) {
   const auto [plugin, info] = registry().method(method);
   Settings options(plugin->integrator->options(method), {}, "option");
   std::string error;
-  DefaultStepper s{std::unique_ptr<Stepper>(plugin->integrator->create_stepper(method, options, error)), info};
+  DefaultStepper s{std::unique_ptr<StepperView>(plugin->integrator->create_stepper(method, options, error)), info};
   REQUIRE_MESSAGE(s.stepper, error);
   return s;
 }
@@ -71,7 +71,7 @@ inline DefaultStepper default_stepper(const std::string& method) {
 inline RunResult integrate_adopted(std::unique_ptr<sdk::Model> made, const std::string& method, const RunSpec& spec, Observer& observer) {
   const auto [stepper, info] = default_stepper(method);
   const auto owned = adopt_model(std::move(made));
-  Model& model = *owned;
+  ModelView& model = *owned;
   Eigen::VectorXd y0(model.size());
   model.initial_state(y0);
   return integrate(model, *stepper, info, spec, y0, observer);
@@ -101,7 +101,7 @@ inline double fitted_slope(const std::vector<double>& h, const std::vector<doubl
 /// model's invariants (evaluated with the model's own evaluate_invariants).
 class InvariantMonitor final : public Observer {
  public:
-  explicit InvariantMonitor(const Model& model) : model_(model), values_(model.invariants().size()) {}
+  explicit InvariantMonitor(const ModelView& model) : model_(model), values_(model.invariants().size()) {}
   void on_output(double, ConstVec y) override {
     model_.evaluate_invariants(y, values_);
     if (outputs_ == 0) {
@@ -121,7 +121,7 @@ class InvariantMonitor final : public Observer {
   long outputs() const { return outputs_; }
 
  private:
-  const Model& model_;
+  const ModelView& model_;
   Eigen::VectorXd values_, initial_, max_abs_, max_drift_;
   long outputs_ = 0;
 };

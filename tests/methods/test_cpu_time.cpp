@@ -2,10 +2,10 @@
 // time of a single-threaded run, large for a model that computes and small for one that waits.
 #include "common.hpp"
 
-#include <liesim/cpu_clock.hpp>
-#include <liesim/in_process.hpp>
+#include <liesim/sdk/cpu_clock.hpp>
+#include <liesim/host/in_process.hpp>
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
+#include <liesim/sdk/lie_space.hpp>
 
 #include <chrono>
 #include <thread>

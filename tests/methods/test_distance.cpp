@@ -3,8 +3,8 @@
 #include "common.hpp"
 
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/in_process.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/host/in_process.hpp>
 
 using namespace liesim;
 using namespace liesim::test;

@@ -219,12 +219,12 @@ namespace {
 
 /// Solvers on the oscillator q'' = -4 q that return its exact flow (q = cos 2t, v = -2 sin 2t).
 struct ExactFlow {
-  liesim::Model* model = nullptr;
+  liesim::ModelView* model = nullptr;
   Status exact(double t, Vec y) const noexcept { return model->exact_solution(t, y); }
 };
 /// Advanced from output time to output time; no root finding.
 struct ExactSolver final : sdk::Solver, ExactFlow {
-  Status init(liesim::Model& m, double, ConstVec, const SolverTolerances&, std::string&) noexcept override {
+  Status init(liesim::ModelView& m, double, ConstVec, const SolverTolerances&, std::string&) noexcept override {
     model = &m;
     return Status::ok;
   }
@@ -234,7 +234,7 @@ struct ExactSolver final : sdk::Solver, ExactFlow {
 /// Steps of 0.3 chosen by itself, with the exact flow as its interpolant: the host steps it.
 struct ExactSteps final : sdk::SteppingSolver, ExactFlow {
   double t = 0.0;
-  Status init(liesim::Model& m, double t0, ConstVec, const SolverTolerances&, std::string&) noexcept override {
+  Status init(liesim::ModelView& m, double t0, ConstVec, const SolverTolerances&, std::string&) noexcept override {
     model = &m;
     t = t0;
     start_at(t0);

@@ -3,7 +3,7 @@
 // separated, the controllers on the papers' pendulum runs, and the options' errors.
 #include "common.hpp"
 
-#include <liesim/step_controller.hpp>
+#include <liesim/host/step_controller.hpp>
 
 #include <cmath>
 #include <cstdio>

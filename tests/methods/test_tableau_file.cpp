@@ -1,11 +1,11 @@
-// Coefficient tables read from files (liesim/tableau_file.hpp, methods rk and rkmk): exact
+// Coefficient tables read from files (liesim/sdk/tableau_file.hpp, methods rk and rkmk): exact
 // fractions, the shipped files equal to the compiled-in tables bit for bit, wrong tables refused
 // naming the condition, and runs from the shipped files bit-identical to the compiled-in methods.
 #include "common.hpp"
 
-#include <liesim/order_conditions.hpp>
-#include <liesim/status.hpp>
-#include <liesim/tableau_file.hpp>
+#include <liesim/sdk/order_conditions.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/tableau_file.hpp>
 
 #include <cmath>
 #include <cstring>

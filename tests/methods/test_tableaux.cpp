@@ -1,6 +1,6 @@
-// The shipped coefficient tables: Butcher order conditions from rooted trees (liesim/order_conditions.hpp).
-#include <liesim/order_conditions.hpp>
-#include <liesim/tableau.hpp>
+// The shipped coefficient tables: Butcher order conditions from rooted trees (liesim/sdk/order_conditions.hpp).
+#include <liesim/sdk/order_conditions.hpp>
+#include <liesim/sdk/tableau.hpp>
 
 #include <doctest/doctest.h>
 
@@ -15,7 +15,7 @@ namespace {
 
 using Tree = RootedTree;
 
-/// The stage vectors of every tree for a compiled-in table (liesim/order_conditions.hpp).
+/// The stage vectors of every tree for a compiled-in table (liesim/sdk/order_conditions.hpp).
 struct Weights {
   int stages;
   std::vector<std::vector<double>> g;  // per tree

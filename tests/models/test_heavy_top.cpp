@@ -83,7 +83,7 @@ double max_diff(const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return (a 
 /// Records the largest |I_k(y(t)) - I_k(y0)| and |I_k(y(t))| of the model's invariants.
 class Monitor final : public Observer {
  public:
-  explicit Monitor(const Model& m) : model_(m), v_(m.invariants().size()) {}
+  explicit Monitor(const ModelView& m) : model_(m), v_(m.invariants().size()) {}
   void on_output(double, ConstVec y) override {
     model_.evaluate_invariants(y, v_);
     if (n_++ == 0) {
@@ -107,7 +107,7 @@ class Monitor final : public Observer {
   long outputs() const { return n_; }
 
  private:
-  const Model& model_;
+  const ModelView& model_;
   Eigen::VectorXd v_, v0_, drift_, max_abs_;
   long n_ = 0;
 };
@@ -605,7 +605,7 @@ TEST_CASE("heavy_top: no heap allocation per step, every kernel method, every fo
 namespace {
 
 /// The poses of a model's scene at y (pose_size numbers per body).
-Eigen::VectorXd scene_poses_at(const Model& m, double t, const Eigen::VectorXd& y) {
+Eigen::VectorXd scene_poses_at(const ModelView& m, double t, const Eigen::VectorXd& y) {
   Eigen::VectorXd out = Eigen::VectorXd::Constant(pose_size * static_cast<Eigen::Index>(m.scene().bodies.size()), std::nan(""));
   REQUIRE(m.scene_poses(t, y, out) == Status::ok);
   REQUIRE(out.allFinite());

@@ -100,7 +100,7 @@ TEST_CASE("the mechanical description is the model's vector field: F = [v, M^-1 
     CAPTURE(k.name);
     auto model = test::make_model(k.name, k.p);
     REQUIRE(model->prepare() == Status::ok);
-    const Mechanics* mech = model->mechanics();
+    const MechanicalSystemView* mech = model->mechanics();
     REQUIRE(mech != nullptr);
     REQUIRE(mech->dof() == 1);
     Eigen::MatrixXd M(1, 1);

@@ -64,7 +64,7 @@ std::string numbers_text(const Eigen::VectorXd& v) {
 }
 
 /// psi(exp(xi), y0) with xi uniform in [-s, s]^d, velocities further shifted: a random point of M.
-Eigen::VectorXd random_state(Model& m, std::mt19937& rng, double s) {
+Eigen::VectorXd random_state(ModelView& m, std::mt19937& rng, double s) {
   std::uniform_real_distribution<double> u(-s, s);
   Eigen::VectorXd y0(m.size()), xi(m.space().algebra_dim()), y(m.size());
   m.initial_state(y0);
@@ -74,7 +74,7 @@ Eigen::VectorXd random_state(Model& m, std::mt19937& rng, double s) {
 }
 
 /// The multibody model with either dynamics algorithm.
-std::unique_ptr<Model> model(const std::string& file, const std::string& dynamics = "articulated_body", Params extra = {}) {
+std::unique_ptr<ModelView> model(const std::string& file, const std::string& dynamics = "articulated_body", Params extra = {}) {
   extra["dynamics"] = dynamics;
   return make_model("multibody", description(file, extra));
 }
@@ -789,7 +789,7 @@ TEST_CASE("liesim run and describe on a shipped description") {
 
 namespace {
 
-Eigen::VectorXd scene_poses_at(const Model& m, const Eigen::VectorXd& y) {
+Eigen::VectorXd scene_poses_at(const ModelView& m, const Eigen::VectorXd& y) {
   Eigen::VectorXd out = Eigen::VectorXd::Constant(pose_size * static_cast<Eigen::Index>(m.scene().bodies.size()), std::nan(""));
   REQUIRE(m.scene_poses(0.0, y, out) == Status::ok);
   REQUIRE(out.allFinite());

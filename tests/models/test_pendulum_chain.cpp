@@ -93,7 +93,7 @@ TEST_CASE("N = 1: the spherical pendulum conserves its vertical angular momentum
   struct Monitor final : Observer {
     double lz0 = 0, e0 = 0, max_lz = 0, max_e = 0;
     bool first = true;
-    Model* model = nullptr;
+    ModelView* model = nullptr;
     void on_output(double, ConstVec y) override {
       const Eigen::Vector3d q = y.segment<3>(0), w = y.segment<3>(3);
       const Eigen::Vector3d v = w.cross(q);  // velocity of the mass / L

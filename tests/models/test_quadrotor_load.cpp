@@ -1,7 +1,7 @@
 // quadrotor_load: observed order of rkmk4 and cf4, manifold preservation, agreement with dopri45,
 // the energy balance with the input power, the default hover thrust, parameter validation.
 #include "support/plugins.hpp"
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 
 #include <Eigen/Geometry>
 #include <doctest/doctest.h>
@@ -18,13 +18,13 @@ using Params = std::map<std::string, std::string>;
 
 /// Records the model's invariants at every output point.
 struct InvariantRecorder final : Observer {
-  explicit InvariantRecorder(const Model& m) : model(m), v(m.invariants().size()) {}
+  explicit InvariantRecorder(const ModelView& m) : model(m), v(m.invariants().size()) {}
   void on_output(double time, ConstVec y) override {
     model.evaluate_invariants(y, v);
     t.push_back(time);
     values.push_back(v);
   }
-  const Model& model;
+  const ModelView& model;
   Eigen::VectorXd v;
   std::vector<double> t;
   std::vector<Eigen::VectorXd> values;

@@ -4,7 +4,7 @@
 // the closed loop), the closed-loop identities, the observed orders of the four RKMK methods, the
 // manifold at round-off and the experiment's tracking behaviour; validation of the new parameters.
 #include "support/plugins.hpp"
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 
 #include <Eigen/Geometry>
 #include <doctest/doctest.h>
@@ -72,14 +72,14 @@ Eigen::VectorXd generic_state(std::mt19937& rng, bool unit_links) {
 }
 
 /// The model's field F(t, y).
-Eigen::VectorXd field(Model& model, double t, const Eigen::VectorXd& y) {
+Eigen::VectorXd field(ModelView& model, double t, const Eigen::VectorXd& y) {
   Eigen::VectorXd dy(42);
   REQUIRE(model.vector_field(t, y, dy) == Status::ok);
   return dy;
 }
 
 /// Classical RK4 on R^42 with the model's field (the test's own integrator), from (t0, y0) by n steps of h.
-Eigen::VectorXd rk4(Model& model, double t0, Eigen::VectorXd y, double h, int n) {
+Eigen::VectorXd rk4(ModelView& model, double t0, Eigen::VectorXd y, double h, int n) {
   for (int k = 0; k < n; ++k) {
     const double t = t0 + k * h;
     const Eigen::VectorXd k1 = field(model, t, y), k2 = field(model, t + h / 2, y + h / 2 * k1),
@@ -91,7 +91,7 @@ Eigen::VectorXd rk4(Model& model, double t0, Eigen::VectorXd y, double h, int n)
 
 /// Records the model's observables at every output point.
 struct ObservableRecorder final : Observer {
-  explicit ObservableRecorder(const Model& model) : model(model), names(model.observables()) {}
+  explicit ObservableRecorder(const ModelView& model) : model(model), names(model.observables()) {}
   void on_output(double time, ConstVec y) override {
     Eigen::VectorXd v(model.observable_count());
     REQUIRE(model.evaluate_observables(time, y, v) == Status::ok);
@@ -110,7 +110,7 @@ struct ObservableRecorder final : Observer {
       if (std::abs(t[j] - time) < std::abs(t[best] - time)) best = j;
     return values[best][static_cast<Eigen::Index>(k)];
   }
-  const Model& model;
+  const ModelView& model;
   std::vector<ObservableInfo> names;
   std::vector<double> t;
   std::vector<Eigen::VectorXd> values, invariants;

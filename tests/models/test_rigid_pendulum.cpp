@@ -1,6 +1,6 @@
 // The 3D pendulum (rigid_pendulum): one model under every kind of method — orders of rkmk4 and
 // cf4, the attitude on SO(3), energy against a tight reference, the parameters.
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 #include "support/plugins.hpp"
 
 #include <doctest/doctest.h>
@@ -18,7 +18,7 @@ namespace {
 using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 
 /// The poses of a model's scene at (t, y) (pose_size numbers per body).
-Eigen::VectorXd scene_poses_at(const Model& m, const Eigen::VectorXd& y, double t = 0) {
+Eigen::VectorXd scene_poses_at(const ModelView& m, const Eigen::VectorXd& y, double t = 0) {
   Eigen::VectorXd out = Eigen::VectorXd::Constant(pose_size * static_cast<Eigen::Index>(m.scene().bodies.size()), std::nan(""));
   REQUIRE(m.scene_poses(t, y, out) == Status::ok);
   REQUIRE(out.allFinite());

@@ -32,12 +32,12 @@ struct Recorder final : Observer {
 
 /// Records the model's invariants at every output point.
 struct InvariantRecorder final : Observer {
-  explicit InvariantRecorder(const Model& m) : model(m), v(m.invariants().size()) {}
+  explicit InvariantRecorder(const ModelView& m) : model(m), v(m.invariants().size()) {}
   void on_output(double, ConstVec y) override {
     model.evaluate_invariants(y, v);
     values.push_back(v);
   }
-  const Model& model;
+  const ModelView& model;
   Eigen::VectorXd v;
   std::vector<Eigen::VectorXd> values;
 };

@@ -1,8 +1,8 @@
 // Scenes (ABI 2.8): every shipped model with a physical picture states one that the host accepts,
 // its poses are finite with unit quaternions along a run, and the view document built from runs'
 // series holds the model's own poses; bad scenes and foreign series are refused by name.
-#include <liesim/io/output.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/host/view.hpp>
 #include "support/plugins.hpp"
 
 #include <doctest/doctest.h>
@@ -21,14 +21,14 @@ using namespace liesim;
 
 namespace {
 
-std::vector<std::string> observable_names(const Model& m) {
+std::vector<std::string> observable_names(const ModelView& m) {
   std::vector<std::string> out;
   for (const auto& o : m.observables()) out.push_back(o.name);
   return out;
 }
 
 /// Poses of `m` at (t, y): finite, unit quaternions (to 1e-12) for solid shapes, zero padding for two-point ones.
-void check_poses(const Model& m, const Scene& scene, double t, const Eigen::VectorXd& y) {
+void check_poses(const ModelView& m, const Scene& scene, double t, const Eigen::VectorXd& y) {
   Eigen::VectorXd poses(pose_size * static_cast<Eigen::Index>(scene.bodies.size()));
   REQUIRE(m.scene_poses(t, y, poses) == Status::ok);
   CHECK(poses.allFinite());

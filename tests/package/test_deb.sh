@@ -30,7 +30,7 @@ fi
 # Contents: command, kernel, plugins, Python package, SDK (headers, CMake package, templates, guide).
 contents="$(dpkg-deb -c "$deb" | awk '{print $6}')"
 for f in ./usr/bin/liesim ./usr/lib/libliesim.so.1 ./usr/lib/liesim/plugins/liesim_lie_rk.so ./usr/lib/liesim/plugins/liesim_sundials.so \
-         ./usr/lib/liesim/plugins/liesim_quadrotor_load.so ./usr/include/liesim/plugin.h ./usr/include/liesim/lie.h ./usr/include/liesim/plugin_testing.hpp \
+         ./usr/lib/liesim/plugins/liesim_quadrotor_load.so ./usr/include/liesim/plugin.h ./usr/include/liesim/lie.h ./usr/include/liesim/testing/plugin_testing.hpp \
          ./usr/share/liesim/templates/model_c/model.c \
          ./usr/lib/cmake/liesim/liesimConfig.cmake ./usr/share/liesim/templates/integrator/family.cpp ./usr/share/liesim/plot_study.py \
          ./usr/share/doc/liesim/plugin-guide.md ./usr/share/doc/liesim/study-files.md ./usr/share/liesim/studies/quickstart.toml \

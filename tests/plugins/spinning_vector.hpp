@@ -1,8 +1,8 @@
 // A minimal model for plugin tests: a vector in R^3 rotating about e3 at unit rate under SO(3).
 #pragma once
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <cmath>
 #include <stdexcept>

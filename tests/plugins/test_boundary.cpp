@@ -135,7 +135,7 @@ TEST_CASE("a plugin built against an older ABI minor loads and runs, without the
     q.step = 0.1;
     PreparedRun p = prepare_run(r, q);
     CHECK(p.model->has_vector_field_jacobian() == minor1);
-    CHECK((p.model->dae_formulation() != nullptr) == minor1);
+    CHECK((p.model->dae() != nullptr) == minor1);
     Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, 3);
     CHECK((p.model->vector_field_jacobian(0.0, Eigen::Vector3d(1, 2, 3), J) == Status::ok) == minor1);
     CHECK(J(1, 0) == (minor1 ? 1.0 : 0.0));

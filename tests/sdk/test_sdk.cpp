@@ -138,7 +138,7 @@ double drift(const json& j, const char* invariant) { return j["invariants"][inva
 
 TEST_CASE("cmake --install gives a self-contained prefix: library, headers, command, plugins, templates, CMake package") {
   const Sdk& s = sdk();
-  for (const char* f : {"bin/liesim", "lib/libliesim.so", "include/liesim/plugin.hpp", "include/liesim/version.hpp",
+  for (const char* f : {"bin/liesim", "lib/libliesim.so", "include/liesim/sdk/plugin.hpp", "include/liesim/version.hpp",
                         "include/liesim/lie/actions.hpp", "lib/cmake/liesim/liesimConfig.cmake",
                         "lib/cmake/liesim/liesimConfigVersion.cmake", "lib/cmake/liesim/liesimTargets.cmake",
                         "lib/cmake/liesim/LiesimPlugin.cmake", "lib/liesim/plugins/liesim_lie_rk.so", "include/liesim/lie.h",

@@ -3,7 +3,7 @@
 // its first step, writes DIR/blocked and waits there until it is killed (a study whose fifth run
 // uses it is always stopped in the middle of that run, on any machine and under any load).
 // `test_faulty_euler`: explicit Euler whose first step misbehaves as option `fault` says.
-#include <liesim/plugin.hpp>
+#include <liesim/sdk/plugin.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -22,7 +22,7 @@ namespace test_blocking {
 
 class BlockingEuler final : public liesim::sdk::Stepper {
  public:
-  liesim::Status init(liesim::Model& model, std::string&) noexcept override {
+  liesim::Status init(liesim::ModelView& model, std::string&) noexcept override {
     model_ = &model;
     f_.setZero(model.size());
     return liesim::Status::ok;
@@ -46,7 +46,7 @@ class BlockingEuler final : public liesim::sdk::Stepper {
 
  private:
   std::string fault_;  // "" for test_blocking_euler
-  liesim::Model* model_ = nullptr;
+  liesim::ModelView* model_ = nullptr;
   Eigen::VectorXd f_;
 };
 

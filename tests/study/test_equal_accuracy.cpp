@@ -1,5 +1,5 @@
 // Equal-accuracy matching: the fewest equal steps that reach a target error.
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/equal_accuracy.hpp>
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // Study files: valid files expand as written; invalid ones are refused naming file, line and key.
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/study_file.hpp>
 #include <liesim/study/results_table.hpp>
 #include <liesim/study/study_runner.hpp>

@@ -6,8 +6,8 @@
 #include <integrators/sundials/ida_solver.hpp>
 #include <kernel/allocation_counter.hpp>
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/in_process.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/host/in_process.hpp>
 #include <support/plugins.hpp>
 
 #include <support/fixtures.hpp>
@@ -52,12 +52,12 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 /// mapped state, and whether the mapped state is to_state of that point.
 class DaeWatch final : public Observer {
  public:
-  DaeWatch(Model& model, const liesim::sundials::IdaSolver& solver)
-      : model_(model), solver_(solver), c_(model.dae_formulation()->constraint_count()),
+  DaeWatch(ModelView& model, const liesim::sundials::IdaSolver& solver)
+      : model_(model), solver_(solver), c_(model.dae()->constraint_count()),
         inv_(static_cast<Eigen::Index>(model.invariants().size())), y_(model.size()) {}
 
   void on_output(double, ConstVec y) override {
-    DaeFormulation& d = *model_.dae_formulation();
+    DaeFormulationView& d = *model_.dae();
     const int n = d.constraint_count() / 2;
     d.constraints(solver_.dae_point(), c_);
     position = std::max(position, c_.head(n).lpNorm<Eigen::Infinity>());
@@ -81,16 +81,16 @@ class DaeWatch final : public Observer {
   int outputs = 0;
 
  private:
-  Model& model_;
+  ModelView& model_;
   const liesim::sundials::IdaSolver& solver_;
   Eigen::VectorXd c_, inv_, y_;
 };
 
 /// A run of ida with its model and solver (the watch refers to both; freed before the plugins).
 struct IdaRun {
-  std::unique_ptr<Model> model;
+  std::unique_ptr<ModelView> model;
   liesim::sundials::IdaSolver* ida = nullptr;  // owned by solver
-  std::unique_ptr<Solver> solver;
+  std::unique_ptr<SolverView> solver;
   std::unique_ptr<DaeWatch> watch_ptr;
   RunResult result;
   double seconds = 0;
@@ -171,12 +171,12 @@ class FailingDaeModel final : public sdk::Model {
   Dae dae_;
 };
 
-RunResult run_plugin_ida(Model& model, double t_end, double tol, const Params& options = {}) {
+RunResult run_plugin_ida(ModelView& model, double t_end, double tol, const Params& options = {}) {
   const auto [plugin, info] = test::registry().method("ida");
   REQUIRE(info.self_controlled);
   Settings s(plugin->integrator->options("ida"), options, "option");
   std::string error;
-  std::unique_ptr<Solver> solver(plugin->integrator->create_solver("ida", s, error));
+  std::unique_ptr<SolverView> solver(plugin->integrator->create_solver("ida", s, error));
   if (!solver) throw Error(error);
   RunSpec spec;
   spec.t_end = t_end;
@@ -193,7 +193,7 @@ TEST_CASE("cartesian_dae: consistent initial values, multipliers are the link te
   for (const Params* p : {&chain2, &chain5}) {
     CAPTURE(p->at("N"));
     auto m = test::make_model("pendulum_chain", dae(*p));
-    DaeFormulation* d = m->dae_formulation();
+    DaeFormulationView* d = m->dae();
     REQUIRE(d != nullptr);
     const int n = std::stoi(p->at("N"));
     CHECK(d->size() == 8 * n);
@@ -229,7 +229,7 @@ TEST_CASE("cartesian_dae: consistent initial values, multipliers are the link te
     for (auto* m : {hang.get(), whirl.get()}) {
       Eigen::VectorXd y0(6), x(8), xd(8);
       m->initial_state(y0);
-      REQUIRE(m->dae_formulation()->initial_values(0, y0, x, xd) == Status::ok);
+      REQUIRE(m->dae()->initial_values(0, y0, x, xd) == Status::ok);
       const double expected = m == hang.get() ? 2 * 9.81 : 2 * 0.5 * 9.0;
       CHECK(x[6] == doctest::Approx(expected).epsilon(1e-14));
     }
@@ -238,7 +238,7 @@ TEST_CASE("cartesian_dae: consistent initial values, multipliers are the link te
 
 TEST_CASE("formulation=cartesian_dae leaves the Lie group model unchanged; bad values are refused") {
   auto lie_model = test::make_model("pendulum_chain", chain2);
-  CHECK(lie_model->dae_formulation() == nullptr);
+  CHECK(lie_model->dae() == nullptr);
   const auto a = test::run("pendulum_chain", chain2, "rkmk4", 1.0, 1e-2);
   const auto b = test::run("pendulum_chain", dae(chain2), "rkmk4", 1.0, 1e-2);
   CHECK(max_diff(a.y, b.y) == 0.0);
@@ -381,7 +381,7 @@ TEST_CASE("ida failures end the run naming the IDA flag and the time") {
   }
   SUBCASE("fatal residual") {
     const auto owned_model = adopt_model(std::make_unique<FailingDaeModel>(1.0, Status::fatal));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     double t = -1;
     std::string what;
     try {
@@ -400,7 +400,7 @@ TEST_CASE("ida failures end the run naming the IDA flag and the time") {
   }
   SUBCASE("recoverable residual, repeated") {
     const auto owned_model = adopt_model(std::make_unique<FailingDaeModel>(1.0, Status::recoverable));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     const std::string what = error_of([&] { run_plugin_ida(model, 3.0, 1e-8); });
     MESSAGE(what);
     CHECK(contains(what, "IDA failed at t = "));
@@ -408,7 +408,7 @@ TEST_CASE("ida failures end the run naming the IDA flag and the time") {
   }
   SUBCASE("the own DAE runs when it does not fail") {
     const auto owned_model = adopt_model(std::make_unique<FailingDaeModel>(10.0, Status::fatal));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     const RunResult r = run_plugin_ida(model, 3.0, 1e-9);
     CHECK(std::abs(r.y.head<3>().norm() - 1) < 1e-7);
   }
@@ -460,7 +460,7 @@ TEST_CASE("ida: no heap allocation per step (besides SUNDIALS' DQ Jacobian)") {
   auto allocations = [](double t_end, std::int64_t& jac_evals) {
     auto model = test::make_model("pendulum_chain", dae(chain2));
     const auto solver_ptr = adopt_solver(std::make_unique<liesim::sundials::IdaSolver>(liesim::sundials::Options{}));
-    Solver& solver = *solver_ptr;
+    SolverView& solver = *solver_ptr;
     RunSpec spec;
     spec.t_end = t_end;
     spec.control.rtol = spec.control.atol = 1e-8;

@@ -15,7 +15,7 @@ using test::Params;
 namespace {
 
 /// Central differences of F, column by column.
-Eigen::MatrixXd fd_jacobian(Model& m, const Eigen::VectorXd& y) {
+Eigen::MatrixXd fd_jacobian(ModelView& m, const Eigen::VectorXd& y) {
   const Eigen::Index n = y.size();
   Eigen::MatrixXd J(n, n);
   Eigen::VectorXd yp = y, ym = y, fp(n), fm(n);

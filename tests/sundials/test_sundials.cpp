@@ -1,8 +1,8 @@
 // The sundials plugin: CVODE / ARKODE methods against rkmk4, statistics, failures, options,
 // tables, projection, and a step-count comparison of ARKODE's Dormand–Prince with dopri45.
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
-#include <liesim/in_process.hpp>
+#include <liesim/sdk/lie_space.hpp>
+#include <liesim/host/in_process.hpp>
 #include <support/plugins.hpp>
 #include <kernel/allocation_counter.hpp>
 
@@ -45,7 +45,7 @@ const Eigen::VectorXd& reference(const Params& params, double h = 1e-3) {
 /// Largest |invariant| over every output of a run, per invariant column.
 class InvariantWatch final : public Observer {
  public:
-  explicit InvariantWatch(const Model& m) : model_(m), values_(static_cast<Eigen::Index>(m.invariants().size())) {}
+  explicit InvariantWatch(const ModelView& m) : model_(m), values_(static_cast<Eigen::Index>(m.invariants().size())) {}
   void on_output(double, ConstVec y) override {
     model_.evaluate_invariants(y, values_);
     for (std::size_t i = 0; i < model_.invariants().size(); ++i) {
@@ -63,7 +63,7 @@ class InvariantWatch final : public Observer {
   std::map<std::string, double> maxima;
 
  private:
-  const Model& model_;
+  const ModelView& model_;
   Eigen::VectorXd values_;
 };
 
@@ -141,13 +141,13 @@ class Pendula final : public sdk::Model {
 };
 
 /// Run a method of the sundials plugin on a model instance of our own (not from a plugin).
-RunResult run_own(Model& model, const std::string& method, double t_end, double rtol, double atol,
+RunResult run_own(ModelView& model, const std::string& method, double t_end, double rtol, double atol,
                   const Params& options = {}, Observer* observer = nullptr, double step = 0) {
   const auto [plugin, info] = test::registry().method(method);
   REQUIRE(info.self_controlled);
   Settings s(plugin->integrator->options(method), options, "option");
   std::string error;
-  std::unique_ptr<Solver> solver(plugin->integrator->create_solver(method, s, error));
+  std::unique_ptr<SolverView> solver(plugin->integrator->create_solver(method, s, error));
   if (!solver) throw Error(error);
   RunSpec spec;
   spec.t_end = t_end;
@@ -297,7 +297,7 @@ TEST_CASE("too much work: max_steps = 5 ends the run naming the SUNDIALS flag an
 TEST_CASE("a failing model ends the run with the SUNDIALS flag and the model's message") {
   SUBCASE("fatal status") {
     const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(1, 1.0, Status::fatal));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     std::string what;
     double t_reached = -1;
     try {
@@ -314,7 +314,7 @@ TEST_CASE("a failing model ends the run with the SUNDIALS flag and the model's m
   }
   SUBCASE("recoverable status, repeated") {
     const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(1, 1.0, Status::recoverable));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     const std::string what = error_of([&] { run_own(model, "arkode_erk", 3.0, 1e-8, 1e-8); });
     MESSAGE(what);
     CHECK(contains(what, "ARKODE failed at t = "));
@@ -434,7 +434,7 @@ TEST_CASE("options SUNDIALS refuses give a clear error naming the option, the ca
 TEST_CASE("cvode_bdf_proj stays on the manifold; cvode_bdf drifts; non-projecting models are refused") {
   SUBCASE("own projecting model (two spherical pendula), rtol = atol = 1e-6, T = 3") {
     const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(2));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     InvariantWatch proj_watch(model), plain_watch(model);
     const RunResult proj = run_own(model, "cvode_bdf_proj", T, 1e-6, 1e-6, {}, &proj_watch);
     const RunResult plain = run_own(model, "cvode_bdf", T, 1e-6, 1e-6, {}, &plain_watch);
@@ -455,7 +455,7 @@ TEST_CASE("cvode_bdf_proj stays on the manifold; cvode_bdf drifts; non-projectin
   }
   SUBCASE("without the error-estimate projection") {
     const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(2));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     InvariantWatch watch(model);
     const RunResult r = run_own(model, "cvode_bdf_proj", T, 1e-6, 1e-6, {{"proj_err_est", "false"}}, &watch);
     CHECK(watch.largest("norm") < 1e-12);
@@ -465,7 +465,7 @@ TEST_CASE("cvode_bdf_proj stays on the manifold; cvode_bdf drifts; non-projectin
   }
   SUBCASE("a model without projection is refused at init") {
     const auto owned_model = adopt_model(std::make_unique<Pendula<PlainTS2>>(2));
-    Model& model = *owned_model;
+    ModelView& model = *owned_model;
     REQUIRE(!model.space().can_project());
     const std::string what = error_of([&] { run_own(model, "cvode_bdf_proj", T, 1e-6, 1e-6); });
     CHECK(contains(what, "cvode_bdf_proj needs a model whose manifold has a projection"));
@@ -539,12 +539,12 @@ TEST_CASE("no heap allocation per step: a run four times longer allocates the sa
     CAPTURE(method);
     auto allocations = [&](double t_end, std::int64_t& jac_evals) {
       const auto owned_model = adopt_model(std::make_unique<Pendula<ProjectingTS2>>(2));
-      Model& model = *owned_model;
+      ModelView& model = *owned_model;
       const auto [plugin, info] = test::registry().method(method);
       (void)info;
       Settings s(plugin->integrator->options(method), {}, "option");
       std::string error;
-      std::unique_ptr<Solver> solver(plugin->integrator->create_solver(method, s, error));
+      std::unique_ptr<SolverView> solver(plugin->integrator->create_solver(method, s, error));
       REQUIRE(solver);
       RunSpec spec;
       spec.t_end = t_end;

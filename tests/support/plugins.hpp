@@ -1,7 +1,7 @@
 // Test support: the plugins of this build, loaded once, and a one-call run helper.
 #pragma once
-#include <liesim/plugin_testing.hpp>
-#include <liesim/run.hpp>
+#include <liesim/testing/plugin_testing.hpp>
+#include <liesim/host/run.hpp>
 
 #include <map>
 #include <memory>
@@ -36,9 +36,9 @@ inline bool takes_table(const std::string& method) {
 inline std::string user_table() { return std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/cash_karp.toml"; }
 
 /// A model instance of the named plugin with the given parameters (others default).
-inline std::unique_ptr<Model> make_model(const std::string& name, const std::map<std::string, std::string>& params = {}) {
+inline std::unique_ptr<ModelView> make_model(const std::string& name, const std::map<std::string, std::string>& params = {}) {
   std::string error;
-  std::unique_ptr<Model> m = model_instance(registry().model(name), error, params);
+  std::unique_ptr<ModelView> m = model_instance(registry().model(name), error, params);
   if (!m) throw Error(error);
   return m;
 }

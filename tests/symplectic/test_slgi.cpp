@@ -3,7 +3,7 @@
 // F, the orders 1, 2, 1 of theta = 0, 1/2, 1 against a fine RKMK4 reference, the long-time energy
 // behaviour on the heavy top (thesis Fig. 2.3), conservation of the vertical momentum and of
 // orthogonality, and the errors a user can provoke.
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 #include <liesim/lie/cotangent.hpp>
 #include "support/plugins.hpp"
 
@@ -26,7 +26,7 @@ Eigen::Vector3d random3(std::mt19937& rng, double scale) {
 /// The model's invariants after every step.
 class Invariants final : public Observer {
  public:
-  explicit Invariants(const Model& m) : model_(m), inv_(m.invariant_count()) {}
+  explicit Invariants(const ModelView& m) : model_(m), inv_(m.invariant_count()) {}
   void on_output(double, ConstVec y) override {
     model_.evaluate_invariants(y, inv_);
     values.push_back(inv_);
@@ -34,7 +34,7 @@ class Invariants final : public Observer {
   std::vector<Eigen::VectorXd> values;
 
  private:
-  const Model& model_;
+  const ModelView& model_;
   Eigen::VectorXd inv_;
 };
 
@@ -92,7 +92,7 @@ TEST_CASE("every Hamiltonian description gives the model's own vector field: g' 
     CAPTURE(name);
     CAPTURE(c.params.size());
     auto model = test::make_model(c.model, c.params);
-    const HamiltonianMechanics* ham = model->hamiltonian();
+    const HamiltonianSystemView* ham = model->hamiltonian();
     REQUIRE(ham != nullptr);
     const int k = ham->algebra_dim(), gs = ham->group_size(), n = model->size();
     const int d = model->space().algebra_dim();

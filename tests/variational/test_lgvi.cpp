@@ -1,7 +1,7 @@
 // Lie group variational integrators on SO(3) against the notes' independent check (§7.1) and the
 // thesis (Table 5.1): the Cayley–Newton solve, the fixed LGVI's discrete energy, order, momentum
 // map and orthogonality on the 3D pendulum, and the adaptive LGVI (sequential and exact).
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 #include <liesim/lie/cayley.hpp>
 #include "support/plugins.hpp"
 
@@ -22,7 +22,7 @@ namespace {
 /// outputs.
 class Recorder final : public Observer {
  public:
-  explicit Recorder(const Model& m) : model_(m), inv_(m.invariant_count()) {}
+  explicit Recorder(const ModelView& m) : model_(m), inv_(m.invariant_count()) {}
   void on_output(double, ConstVec y) override {
     model_.evaluate_invariants(y, inv_);
     invariants.push_back(inv_);
@@ -35,7 +35,7 @@ class Recorder final : public Observer {
   std::vector<double> sizes;
 
  private:
-  const Model& model_;
+  const ModelView& model_;
   Eigen::VectorXd inv_;
 };
 

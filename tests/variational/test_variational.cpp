@@ -2,8 +2,8 @@
 // the fixed-step VIs and the Hermite methods, the closed-form one-step maps on the harmonic
 // oscillator, the adaptive VI's energy and step sizes, the forced momentum balance (the printed
 // sign error), the damped oscillator's step-size trend, Duffing, and the clear errors.
-#include <liesim/fit.hpp>
-#include <liesim/io/output.hpp>
+#include <liesim/sdk/fit.hpp>
+#include <liesim/host/output.hpp>
 #include "support/plugins.hpp"
 
 #include <doctest/doctest.h>
@@ -217,7 +217,7 @@ TEST_CASE("vi_adaptive, forced oscillator: p_{k+1} - p_k = h_k (-k x_mid + F0 co
     if (method == "vi_adaptive") {
       // Steps reported by the solver: record (t, y) through the host's step callback.
       std::string error;
-      std::unique_ptr<Solver> s(p.integrator_plugin->integrator->create_solver(method, p.options, error));
+      std::unique_ptr<SolverView> s(p.integrator_plugin->integrator->create_solver(method, p.options, error));
       REQUIRE(s);
       REQUIRE(s->init(*p.model, 0.0, p.y0, {0, 0, 0.01}, error) == Status::ok);
       pts.on_output(0.0, p.y0);

@@ -1,6 +1,6 @@
 // The view document (docs/view-format.md) from a model and the series of its runs.
-#include <liesim/status.hpp>
-#include <liesim/view.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -135,7 +135,7 @@ struct Frames {
   std::vector<std::vector<double>> path_points;  ///< per path: x, y, z of each point
 };
 
-Frames choose_frames(const Model& model, const Scene& scene, const std::vector<std::string>& observable_names, const ViewRun& run0,
+Frames choose_frames(const ModelView& model, const Scene& scene, const std::vector<std::string>& observable_names, const ViewRun& run0,
                      const ViewOptions& options) {
   Frames frames;
   std::vector<double>& times = frames.times;
@@ -190,7 +190,7 @@ Frames choose_frames(const Model& model, const Scene& scene, const std::vector<s
 /// One run of the page at the frames: its poses, the shown columns' values and (after run 0) its
 /// distance to run 0 in the model's space; run 0's states at the frames go to `states0`, the
 /// columns it shows to `columns`.
-json view_run(const Model& model, const Scene& scene, const ViewRun& source, std::size_t k, const std::vector<double>& times,
+json view_run(const ModelView& model, const Scene& scene, const ViewRun& source, std::size_t k, const std::vector<double>& times,
               const std::vector<std::string>& shown, std::vector<Eigen::VectorXd>& states0, json& columns) {
   const int n = model.size();
   const auto state = model.state_names();
@@ -265,7 +265,7 @@ json view_run(const Model& model, const Scene& scene, const ViewRun& source, std
 
 }  // namespace
 
-json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewOptions& options) {
+json view_data(const ModelView& model, const std::vector<ViewRun>& runs, const ViewOptions& options) {
   if (runs.empty()) throw Error("view: no run to show");
   const Scene scene = model.scene();
   std::vector<std::string> observable_names;

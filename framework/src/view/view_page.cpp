@@ -1,8 +1,8 @@
 // The viewer page: share/liesim/viewer.html (view.html with three.js embedded at build time) with
 // the view document in place of its data marker.
-#include <liesim/share_scripts.hpp>
-#include <liesim/status.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/share_scripts.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 

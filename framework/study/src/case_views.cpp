@@ -1,11 +1,11 @@
 // Pictures of a study's motion from its models' scenes: the viewer page of each case (liesim view
 // STUDY, and liesim study after its runs) and the strobe [[figure]]s.
-#include <liesim/catalog.hpp>
-#include <liesim/share_scripts.hpp>
-#include <liesim/status.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/host/share_scripts.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/case_views.hpp>
 #include <liesim/study/results_table.hpp>
-#include <liesim/view.hpp>
+#include <liesim/host/view.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -82,7 +82,7 @@ StudyCases read_cases(const fs::path& folder) {
 fs::path series_of(const fs::path& folder, const RunRecord& r) { return folder / "series" / fmt::format("{}.csv", r.index); }
 
 /// The model of a case (with the parameters its runs had), prepared; nullptr when it states no scene.
-std::unique_ptr<Model> case_model(const Registry& registry, const std::string& c, const RunRecord& r) {
+std::unique_ptr<ModelView> case_model(const Registry& registry, const std::string& c, const RunRecord& r) {
   std::string error;
   auto model = model_instance(registry.model(r.model), error, r.parameters);
   if (!model) throw Error(fmt::format("view: case '{}': model '{}' refused its parameters: {}", c, r.model, error));

@@ -1,5 +1,5 @@
 // Equal-accuracy matching by a power-law guess, a bracket and bisection.
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/equal_accuracy.hpp>
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // alone; a matched run first finds its step.
 #include "execution.hpp"
 
-#include <liesim/io/output.hpp>
+#include <liesim/host/output.hpp>
 #include <liesim/study/equal_accuracy.hpp>
 
 #include <fmt/format.h>

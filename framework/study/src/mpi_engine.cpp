@@ -3,7 +3,7 @@
 // only under an MPI launcher (mpi_module.cpp), so that no other command loads libmpi.
 #include <liesim/study/engine.hpp>
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/study_runner.hpp>
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // Loading the MPI engine module (liesim_mpi.so) under an MPI launcher only.
 #include <liesim/study/mpi_engine.hpp>
 
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>

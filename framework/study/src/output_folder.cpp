@@ -1,5 +1,5 @@
 // Claiming a study's output folder: ownership check, creation, lock.
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 #include <liesim/study/output_folder.hpp>
 
 #include <fmt/format.h>

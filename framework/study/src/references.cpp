@@ -3,8 +3,8 @@
 // that case's runs only.
 #include "execution.hpp"
 
-#include <liesim/io/output.hpp>
-#include <liesim/plugin.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/sdk/plugin.hpp>
 #include <liesim/study/case_views.hpp>
 
 #include <fmt/format.h>
@@ -26,7 +26,7 @@ Reference exact_reference(const Registry& registry, const CaseSpec& c) {
   const LoadedPlugin& plugin = registry.model(c.model);
   const Settings params(plugin.model->parameters(), c.parameters, fmt::format("parameter of model '{}'", c.model));
   std::string error;
-  std::unique_ptr<Model> m(plugin.model->create(params, error));
+  std::unique_ptr<ModelView> m(plugin.model->create(params, error));
   if (!m) throw Error(error);
   Eigen::VectorXd y(m->size());
   if (!m->has_exact_solution() || m->exact_solution(c.t_end, y) != Status::ok)

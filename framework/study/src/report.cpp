@@ -1,6 +1,6 @@
 // Manifest, orders table, plots (through the shipped matplotlib script) and the Markdown report.
 #include <liesim/plugin.h>
-#include <liesim/share_scripts.hpp>
+#include <liesim/host/share_scripts.hpp>
 #include <liesim/study/case_views.hpp>
 #include <liesim/study/report.hpp>
 #include <liesim/version.hpp>

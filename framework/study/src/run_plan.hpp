@@ -5,8 +5,8 @@
 // model) is an error in the study file; a plugin that crashes, exits, hangs or cannot be used
 // (PluginFault) fails the runs that need it, with the reason.
 #pragma once
-#include <liesim/child_process.hpp>
-#include <liesim/run.hpp>
+#include <liesim/host/child_process.hpp>
+#include <liesim/host/run.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

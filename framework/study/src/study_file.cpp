@@ -1,8 +1,8 @@
 // Study files (TOML, read with toml++): strict keys and types, errors with file, line and key.
-#include <liesim/status.hpp>
-#include <liesim/driver.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/host/driver.hpp>
 #include <liesim/study/study_file.hpp>
-#include <liesim/child_process.hpp>
+#include <liesim/host/child_process.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

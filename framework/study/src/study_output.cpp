@@ -2,7 +2,7 @@
 // execution left when resuming. A worker rank writes only its runs' series and step files there.
 #include "execution.hpp"
 
-#include <liesim/io/output.hpp>
+#include <liesim/host/output.hpp>
 #include <liesim/study/output_folder.hpp>
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // is there), the final table and the observed orders.
 #include "execution.hpp"
 
-#include <liesim/fit.hpp>
+#include <liesim/sdk/fit.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

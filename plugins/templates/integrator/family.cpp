@@ -10,8 +10,8 @@
 // F = model.vector_field(t, y) (classical methods). Adding a method is adding a table and a line
 // in `methods_table` below.
 #include <liesim/sdk/integrator.hpp>
-#include <liesim/plugin.hpp>
-#include <liesim/tableau.hpp>  // ButcherTableau; find_butcher("NAME") gives the shipped tables
+#include <liesim/sdk/plugin.hpp>
+#include <liesim/sdk/tableau.hpp>  // ButcherTableau; find_butcher("NAME") gives the shipped tables
 
 #include <fmt/format.h>
 
@@ -74,7 +74,7 @@ class RkmkStepper final : public liesim::sdk::Stepper {
   RkmkStepper(const liesim::ButcherTableau& table, Dexpinv mode) : tab_(table), mode_(mode) {}
 
   // Bind to the model and allocate every workspace: step() must not allocate.
-  Status init(liesim::Model& model, std::string& error) noexcept override {
+  Status init(liesim::ModelView& model, std::string& error) noexcept override {
     try {
       model_ = &model;
       const int d = model.space().algebra_dim(), n = model.size();
@@ -99,7 +99,7 @@ class RkmkStepper final : public liesim::sdk::Stepper {
   }
 
   Status step(double t, double h, ConstVec y, Vec y_new, Vec err) noexcept override {
-    const liesim::HomogeneousSpace& space = model_->space();
+    const liesim::HomogeneousSpaceView& space = model_->space();
     Status s = Status::ok;
     for (int i = 0; i < tab_.stages; ++i) {
       u_.setZero();
@@ -142,7 +142,7 @@ class RkmkStepper final : public liesim::sdk::Stepper {
 
   const liesim::ButcherTableau& tab_;
   Dexpinv mode_;
-  liesim::Model* model_ = nullptr;
+  liesim::ModelView* model_ = nullptr;
   Eigen::MatrixXd K_;  // d x s stage derivatives
   Eigen::VectorXd u_, f_, w_, sigma_, sigma_hat_, Y_;
   std::string error_;

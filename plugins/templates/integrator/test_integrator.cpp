@@ -4,7 +4,7 @@
 // method keeps if it is one, and refuses an unknown option. The tests read the methods from the
 // family, so renaming or rewriting the methods keeps them about your methods.
 // Usage: test_integrator PLUGIN_DIR SHIPPED_PLUGIN_DIR (CMakeLists.txt passes both).
-#include <liesim/plugin_testing.hpp>  // Checks, plugins, run, observed_order (installed with the SDK)
+#include <liesim/testing/plugin_testing.hpp>  // Checks, plugins, run, observed_order (installed with the SDK)
 
 #include <fmt/format.h>
 

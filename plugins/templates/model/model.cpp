@@ -6,8 +6,8 @@
 // embedded vector field F. Start from this file: change the state layout, the action, f, F, the
 // invariants and the parameters, then run the tests (ctest) — they check F against psi_*(f).
 #include <liesim/lie/actions.hpp>  // static actions: SO(3) on R^3, SE(3) on TS^2, products, ...
-#include <liesim/lie_space.hpp>    // PowerSpace: a static action as the run-time HomogeneousSpace
-#include <liesim/plugin.hpp>       // Model, ModelTypeBase, LIESIM_PLUGIN (the ABI)
+#include <liesim/sdk/lie_space.hpp>    // PowerSpace: a static action as the run-time HomogeneousSpace
+#include <liesim/sdk/plugin.hpp>       // Model, ModelTypeBase, LIESIM_PLUGIN (the ABI)
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 // the state on M; every invariant declared conserved drifts less as h shrinks.
 // Add checks of your own below (an exact solution, a published value, a second formulation).
 // Usage: test_model PLUGIN_DIR SHIPPED_PLUGIN_DIR (CMakeLists.txt passes both).
-#include <liesim/plugin_testing.hpp>  // Checks, plugins, make_model, run (installed with the SDK)
+#include <liesim/testing/plugin_testing.hpp>  // Checks, plugins, make_model, run (installed with the SDK)
 
 #include <fmt/format.h>
 

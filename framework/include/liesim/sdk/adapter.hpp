@@ -2,9 +2,9 @@
 // logger, settings from KEY/VALUE text, and exception barriers. Plugin-side and header-only.
 #pragma once
 #include <liesim/plugin.h>
-#include <liesim/settings.hpp>
-#include <liesim/status.hpp>
-#include <liesim/types.hpp>
+#include <liesim/sdk/settings.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,11 @@
 // What an integrator plugin's author writes against: a family of methods, each made as a stepper
 // (the kernel chooses h) or a solver (own step control). They live inside the plugin; the adapter
 // (liesim/sdk/integrator_plugin.hpp) turns them into the C table of liesim/plugin.h. The model a
-// stepper or solver is given is the C++ view liesim::Model (liesim/model.hpp).
+// stepper or solver is given is the C++ view liesim::ModelView (liesim/sdk/model_view.hpp).
 #pragma once
-#include <liesim/method_info.hpp>
-#include <liesim/model.hpp>
-#include <liesim/settings.hpp>
+#include <liesim/sdk/method_info.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -19,7 +19,7 @@ class Stepper {
  public:
   virtual ~Stepper() = default;
   /// Bind to a model and allocate every workspace (the only place a stepper may allocate).
-  virtual Status init(liesim::Model& model, std::string& error) noexcept = 0;
+  virtual Status init(liesim::ModelView& model, std::string& error) noexcept = 0;
   /// Where err is measured by step() (ErrorSpace::none for methods without an embedded pair).
   virtual ErrorSpace error_space() const noexcept = 0;
   /// One step of size h from (t, y) to y_new; for embedded pairs, err = main - auxiliary
@@ -56,7 +56,7 @@ class Solver {
  public:
   virtual ~Solver() = default;
   /// Bind to a model, set the initial condition and allocate everything.
-  virtual Status init(liesim::Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept = 0;
+  virtual Status init(liesim::ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept = 0;
   /// Advance to t_out and write the (interpolated) state there.
   virtual Status advance(double t_out, Vec y_out) noexcept = 0;
   /// Add the solver's own statistics (steps, rejections, Newton iterations, ...) to `stats`.

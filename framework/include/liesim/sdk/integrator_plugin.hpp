@@ -14,7 +14,7 @@ namespace liesim::sdk::detail {
 /// What a liesim_stepper* points to.
 struct StepperInstance {
   std::unique_ptr<Stepper> stepper;
-  std::optional<liesim::Model> model;  // the view of the host's model, from init
+  std::optional<liesim::ModelView> model;  // the view of the host's model, from init
   void* context = nullptr;
   int n = 0;
   int err_size = 0;
@@ -24,7 +24,7 @@ struct StepperInstance {
 /// What a liesim_solver* points to.
 struct SolverInstance {
   std::unique_ptr<Solver> solver;
-  std::optional<liesim::Model> model;
+  std::optional<liesim::ModelView> model;
   void* context = nullptr;
   int n = 0;
   int diagnostics = 0;

@@ -4,7 +4,7 @@
 // methods (under the translation group of R^2m) and SUNDIALS alike.
 #pragma once
 #include <liesim/lie/actions.hpp>
-#include <liesim/lie_space.hpp>
+#include <liesim/sdk/lie_space.hpp>
 #include <liesim/sdk/model.hpp>
 
 #include <Eigen/Cholesky>

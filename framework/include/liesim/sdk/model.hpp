@@ -4,12 +4,12 @@
 // table of liesim/plugin.h, so none of them crosses the boundary.
 #pragma once
 #include <liesim/lie/cotangent.hpp>
-#include <liesim/model.hpp>
-#include <liesim/riemannian.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/sdk/riemannian.hpp>
 #include <liesim/sdk/scene.hpp>
-#include <liesim/settings.hpp>
-#include <liesim/status.hpp>
-#include <liesim/types.hpp>
+#include <liesim/sdk/settings.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <memory>
 #include <string>
@@ -187,7 +187,7 @@ class HamiltonianOn : public HamiltonianSystem {
 
 /// A Riemannian metric on the model's manifold M (ABI 2.3), for geodesic methods: the
 /// exponential, logarithm and distance, points and tangent vectors in embedding coordinates.
-/// The model's F is the vector field X. liesim/riemannian.hpp has the unit sphere's. Calls must
+/// The model's F is the vector field X. liesim/sdk/riemannian.hpp has the unit sphere's. Calls must
 /// not allocate.
 class RiemannianMetric {
  public:
@@ -203,7 +203,7 @@ class RiemannianMetric {
 };
 
 /// The round metric of a product of `blocks` unit spheres, each a block of n / blocks embedding
-/// coordinates (S^2: 3 numbers; (S^2)^N: 3N), from liesim/riemannian.hpp.
+/// coordinates (S^2: 3 numbers; (S^2)^N: 3N), from liesim/sdk/riemannian.hpp.
 class SphereMetric final : public RiemannianMetric {
  public:
   SphereMetric(int point_size, int blocks) : k_(point_size / blocks), blocks_(blocks) {}

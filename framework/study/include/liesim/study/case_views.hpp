@@ -1,7 +1,7 @@
 // Pictures of a study's motion from its models' scenes (ABI 2.8): the viewer page of each case, its
 // runs that wrote a time series side by side, and the strobe [[figure]]s.
 #pragma once
-#include <liesim/registry.hpp>
+#include <liesim/host/registry.hpp>
 #include <liesim/study/study_file.hpp>
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // worker ranks of an MPI job. Either way every job runs in a process of its own, and only the
 // coordinating process writes results.
 #pragma once
-#include <liesim/child_process.hpp>
+#include <liesim/host/child_process.hpp>
 
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
 // What a study leaves behind besides results.csv: manifest, orders, plots and report.
 #pragma once
-#include <liesim/registry.hpp>
+#include <liesim/host/registry.hpp>
 #include <liesim/study/study_runner.hpp>
 
 #include <ostream>

@@ -1,8 +1,8 @@
 // Running a study: references, every run in parallel, results appended as they finish.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
-#include <liesim/registry.hpp>
-#include <liesim/stats.hpp>
+#include <liesim/host/registry.hpp>
+#include <liesim/sdk/stats.hpp>
 #include <liesim/study/engine.hpp>
 #include <liesim/study/study_file.hpp>
 

@@ -1,7 +1,7 @@
 // One run from names and text settings: what the command line, the studies and the tests share.
 #pragma once
-#include <liesim/driver.hpp>
-#include <liesim/registry.hpp>
+#include <liesim/host/driver.hpp>
+#include <liesim/host/registry.hpp>
 
 #include <map>
 #include <memory>
@@ -38,7 +38,7 @@ struct PreparedRun {
   Settings control;     ///< step-control options with defaults
   Settings divergence;  ///< divergence options with defaults (diverged_factor, invariant_bound)
   /// The model instance.
-  std::unique_ptr<Model> model;
+  std::unique_ptr<ModelView> model;
   RunSpec spec;
   Eigen::VectorXd y0;   ///< validated initial state
 };
@@ -57,7 +57,7 @@ PreparedRun prepare_run(const Registry& registry, const RunRequest& request);
 /// The same with a model instance made in this process (a prototype: liesim::adopt_model) instead
 /// of a model plugin: `request.model` names it in messages, `request.parameters` must be empty.
 /// The run's `model_plugin` is null.
-PreparedRun prepare_run(const Registry& registry, const RunRequest& request, std::unique_ptr<Model> model);
+PreparedRun prepare_run(const Registry& registry, const RunRequest& request, std::unique_ptr<ModelView> model);
 /// Integrate a prepared run; throws RunFailure with the partial result on failure.
 RunResult execute(PreparedRun& run, Observer& observer);
 

@@ -1,7 +1,7 @@
 // The JSON run summary (`liesim run --summary FILE.json`).
 #pragma once
-#include <liesim/io/output.hpp>
-#include <liesim/run.hpp>
+#include <liesim/host/output.hpp>
+#include <liesim/host/run.hpp>
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // Work counters of a run: one place, filled the same way for every method.
 #pragma once
-#include <liesim/cpu_clock.hpp>  // the clock of Stats::cpu_time_s
+#include <liesim/sdk/cpu_clock.hpp>  // the clock of Stats::cpu_time_s
 #include <liesim/plugin.h>
 
 #include <cstdint>

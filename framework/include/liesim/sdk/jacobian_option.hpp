@@ -1,8 +1,8 @@
 // The option `jacobian` of implicit methods (one definition for every integrator family): the
 // model's exact dF/dy where it provides one (ABI 2.1), or differences.
 #pragma once
-#include <liesim/model.hpp>
-#include <liesim/settings.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <string>
 
@@ -23,6 +23,6 @@ SettingSpec jacobian_option_spec(const std::string& what, const std::string& dif
 JacobianSource jacobian_option(const Settings& options);
 /// Whether a run on `model` uses the model's Jacobian. Throws liesim::Error, naming the fix, for
 /// JacobianSource::model on a model without one.
-bool uses_model_jacobian(JacobianSource source, const Model& model);
+bool uses_model_jacobian(JacobianSource source, const ModelView& model);
 
 }  // namespace liesim

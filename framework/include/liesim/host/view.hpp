@@ -3,8 +3,8 @@
 // self-contained viewer page (three.js embedded) that shows it. Host side: liesim view,
 // liesim run --view, liesim study (a page per case) and liesim figure strobe.
 #pragma once
-#include <liesim/model.hpp>
-#include <liesim/scene.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/sdk/scene.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -39,7 +39,7 @@ void check_scene(const Scene& scene, const std::vector<std::string>& observables
 /// The view document of `runs` (run 0 first: frame times, paths and distances are its). Runs the
 /// model's code (scene poses, observables, distance): call it where plugin code may run. Throws
 /// liesim::Error for a series that is not the model's (its columns) or cannot be read.
-nlohmann::json view_data(const Model& model, const std::vector<ViewRun>& runs, const ViewOptions& options);
+nlohmann::json view_data(const ModelView& model, const std::vector<ViewRun>& runs, const ViewOptions& options);
 
 /// The viewer page with `data` embedded, written atomically to `path`; the template is
 /// share/liesim/viewer.html beside the executable (as installed). Throws liesim::Error.

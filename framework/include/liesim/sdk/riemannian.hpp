@@ -11,8 +11,8 @@
 // every function of a symmetric matrix through its eigendecomposition (fixed size: no allocation).
 #pragma once
 #include <liesim/lie/so3.hpp>
-#include <liesim/status.hpp>
-#include <liesim/types.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <Eigen/Eigenvalues>
 

@@ -1,8 +1,8 @@
 // Observers that leave the program: CSV time series, adaptive step log, invariant drift.
 #pragma once
-#include <liesim/method_info.hpp>
-#include <liesim/model.hpp>
-#include <liesim/observer.hpp>
+#include <liesim/sdk/method_info.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/host/observer.hpp>
 
 #include <cstdio>
 #include <string>
@@ -16,7 +16,7 @@ namespace liesim {
 /// model's observables by their range and last value.
 class InvariantMonitor final : public Observer {
  public:
-  explicit InvariantMonitor(const Model& model, const std::vector<DiagnosticInfo>& diagnostics = {});
+  explicit InvariantMonitor(const ModelView& model, const std::vector<DiagnosticInfo>& diagnostics = {});
   void on_output(double t, ConstVec y) override;
   void on_diagnostics(ConstVec values) override;
   /// The model's invariants, then the method's conserved diagnostics.
@@ -37,7 +37,7 @@ class InvariantMonitor final : public Observer {
 
  private:
   void track(Eigen::Index i, double value, bool first);
-  const Model& model_;
+  const ModelView& model_;
   std::vector<InvariantInfo> info_;
   Eigen::VectorXd initial_, current_, drift_;
   Eigen::Index model_count_ = 0;
@@ -57,7 +57,7 @@ class InvariantMonitor final : public Observer {
 class CsvWriter final : public Observer {
  public:
   /// Opens `path` for writing (throws liesim::Error naming the file on failure).
-  CsvWriter(const std::string& path, const Model& model, const std::vector<DiagnosticInfo>& diagnostics = {});
+  CsvWriter(const std::string& path, const ModelView& model, const std::vector<DiagnosticInfo>& diagnostics = {});
   ~CsvWriter() override;
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
@@ -69,7 +69,7 @@ class CsvWriter final : public Observer {
  private:
   std::FILE* file_ = nullptr;
   bool ok_ = true;
-  const Model& model_;
+  const ModelView& model_;
   Eigen::VectorXd inv_, obs_, diag_;
 };
 

@@ -1,12 +1,15 @@
 // A model instance as its callers see it (the kernel, and integrator plugins through the SDK): a
 // C++ view over the C model table of liesim/plugin.h. Header-only: every call is inline, counts
 // its work in the host's counters and makes one indirect call into the model plugin.
+// Names: each XView here is the caller's face of the SDK's X (liesim/sdk/model.hpp), which a model
+// plugin implements behind the table: ModelView of sdk::Model, MechanicalSystemView of
+// sdk::MechanicalSystem, and so on.
 #pragma once
 #include <liesim/plugin.h>
-#include <liesim/scene.hpp>
-#include <liesim/stats.hpp>
-#include <liesim/status.hpp>
-#include <liesim/types.hpp>
+#include <liesim/sdk/scene.hpp>
+#include <liesim/sdk/stats.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -46,10 +49,10 @@ struct ObservableInfo {
   std::string doc;   ///< meaning and formula
 };
 
-class Model;
+class ModelView;
 
 /// The homogeneous space (M, G, psi) of a model instance: n embedding coordinates, dim g = d.
-class HomogeneousSpace {
+class HomogeneousSpaceView {
  public:
   /// Number of embedding coordinates n of a point of M.
   int point_size() const noexcept { return n_; }
@@ -87,7 +90,7 @@ class HomogeneousSpace {
   double distance(ConstVec a, ConstVec b) const noexcept { return api_->distance(m_, a.data(), b.data()); }
 
  private:
-  friend class Model;
+  friend class ModelView;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
   liesim_counters* c_ = nullptr;
@@ -97,7 +100,7 @@ class HomogeneousSpace {
 };
 
 /// A model's differential-algebraic formulation G(t, x, x') = 0 (for DAE solvers such as IDA).
-class DaeFormulation {
+class DaeFormulationView {
  public:
   /// Number of DAE unknowns.
   int size() const noexcept { return size_; }
@@ -123,17 +126,17 @@ class DaeFormulation {
   std::string last_error() const;
 
  private:
-  friend class Model;
+  friend class ModelView;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
-  const Model* model_ = nullptr;
+  const ModelView* model_ = nullptr;
   int size_ = 0;
   int constraints_ = 0;
 };
 
 /// A model's mechanical description (ABI 2.2), for variational methods: state [q, v], q in R^m,
 /// L(t, q, v) = 1/2 v^T M v - U(t, q) with constant M, non-conservative force f(t, q, v).
-class Mechanics {
+class MechanicalSystemView {
  public:
   /// Number m of configuration coordinates.
   int dof() const noexcept { return m_dof_; }
@@ -152,7 +155,7 @@ class Mechanics {
 #endif
 
  private:
-  friend class Model;
+  friend class ModelView;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
   liesim_counters* c_ = nullptr;
@@ -162,7 +165,7 @@ class Mechanics {
 /// A rigid body's mechanical description (ABI 2.2), for Lie group variational integrators:
 /// (R, x) in SO(3) x R^3 (or SO(3)), body velocities (Omega, v), L = 1/2 Omega^T J Omega +
 /// 1/2 v^T M v - U(t, R, x). R is row-major, as in states.
-class RigidBodyMechanics {
+class RigidBodySystemView {
  public:
   using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
   /// 0 (a fixed point: SO(3)) or 3 (SO(3) x R^3).
@@ -191,7 +194,7 @@ class RigidBodyMechanics {
 #endif
 
  private:
-  friend class Model;
+  friend class ModelView;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
   liesim_counters* c_ = nullptr;
@@ -201,7 +204,7 @@ class RigidBodyMechanics {
 /// A model's Hamiltonian description on T*G = G x g* (ABI 2.3), right-trivialised, for symplectic
 /// Lie group integrators: (g, mu) with g packed as group_size() numbers (0: reduced), mu in
 /// g* = R^k; g' = dH/dmu . g, mu' = -R_g^* dH/dg - ad*_{dH/dmu} mu.
-class HamiltonianMechanics {
+class HamiltonianSystemView {
  public:
   /// k = dim g.
   int algebra_dim() const noexcept { return k_; }
@@ -229,7 +232,7 @@ class HamiltonianMechanics {
 #endif
 
  private:
-  friend class Model;
+  friend class ModelView;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
   liesim_counters* c_ = nullptr;
@@ -239,7 +242,7 @@ class HamiltonianMechanics {
 
 /// A Riemannian metric on M (ABI 2.3), for geodesic methods: exp_p, log_p and d, points and
 /// tangent vectors in embedding coordinates.
-class RiemannianGeometry {
+class RiemannianMetricView {
  public:
   /// b > 0 when M is a product of b unit spheres (n / b coordinates each); else 0.
   int sphere_blocks() const noexcept { return spheres_; }
@@ -256,7 +259,7 @@ class RiemannianGeometry {
 #endif
 
  private:
-  friend class Model;
+  friend class ModelView;
   const liesim_model_api* api_ = nullptr;
   liesim_model* m_ = nullptr;
   liesim_counters* c_ = nullptr;
@@ -264,12 +267,12 @@ class RiemannianGeometry {
 };
 
 /// A model instance: phase space M with its action, generator f: M -> g, embedded field F.
-class Model {
+class ModelView {
  public:
   /// A view of an instance owned elsewhere (what an integrator plugin receives).
-  explicit Model(const liesim_model_ref& ref) : ref_(ref) { bind(); }
+  explicit ModelView(const liesim_model_ref& ref) : ref_(ref) { bind(); }
   /// An owned instance with its own counters; `release` destroys it (the host's loader).
-  Model(const liesim_model_api* api, liesim_model* instance, const char* (*last_error)(void*), void* host_context,
+  ModelView(const liesim_model_api* api, liesim_model* instance, const char* (*last_error)(void*), void* host_context,
         std::function<void()> release)
       : release_(std::move(release)) {
     ref_.size = sizeof(liesim_model_ref);
@@ -280,17 +283,17 @@ class Model {
     ref_.host_context = host_context;
     bind();
   }
-  ~Model() {
+  ~ModelView() {
     if (release_) release_();
   }
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
+  ModelView(const ModelView&) = delete;
+  ModelView& operator=(const ModelView&) = delete;
 
   /// The C reference to hand to an integrator plugin.
   const liesim_model_ref& ref() const noexcept { return ref_; }
 
   /// The homogeneous space (manifold, group, action).
-  const HomogeneousSpace& space() const noexcept { return space_; }
+  const HomogeneousSpaceView& space() const noexcept { return space_; }
   /// Size n of a state vector (embedding coordinates).
   int size() const noexcept { return space_.n_; }
 
@@ -406,15 +409,15 @@ class Model {
   Status prepare() noexcept { return to_status(ref_.api->prepare(ref_.instance)); }
 
   /// The DAE formulation for a DAE solver, or nullptr where the model has none.
-  DaeFormulation* dae_formulation() noexcept { return dae_.api_ ? &dae_ : nullptr; }
+  DaeFormulationView* dae() noexcept { return dae_.api_ ? &dae_ : nullptr; }
   /// The mechanical description for a variational method, or nullptr where the model has none.
-  const Mechanics* mechanics() const noexcept { return mech_.api_ ? &mech_ : nullptr; }
+  const MechanicalSystemView* mechanics() const noexcept { return mech_.api_ ? &mech_ : nullptr; }
   /// The rigid-body description for a Lie group variational method, or nullptr where there is none.
-  const RigidBodyMechanics* rigid_body() const noexcept { return rb_.api_ ? &rb_ : nullptr; }
+  const RigidBodySystemView* rigid_body() const noexcept { return rb_.api_ ? &rb_ : nullptr; }
   /// The Hamiltonian description on T*G for a symplectic Lie group method, or nullptr where there is none.
-  const HamiltonianMechanics* hamiltonian() const noexcept { return ham_.api_ ? &ham_ : nullptr; }
+  const HamiltonianSystemView* hamiltonian() const noexcept { return ham_.api_ ? &ham_ : nullptr; }
   /// The Riemannian metric of M for a geodesic method, or nullptr where there is none.
-  const RiemannianGeometry* riemannian() const noexcept { return riem_.api_ ? &riem_ : nullptr; }
+  const RiemannianMetricView* riemannian() const noexcept { return riem_.api_ ? &riem_ : nullptr; }
   /// Whether vector_field_jacobian() is available (a model built for ABI >= 2.1 that provides it).
   bool has_vector_field_jacobian() const noexcept { return jacobian_ != nullptr; }
   /// J = dF/dy (t, y) through the model; Status::fatal where there is none.
@@ -502,16 +505,16 @@ class Model {
   liesim_model_info info_{};
   int observable_count_ = 0;
   bool scene_api_ = false;
-  HomogeneousSpace space_;
-  DaeFormulation dae_;
-  Mechanics mech_;
-  RigidBodyMechanics rb_;
-  HamiltonianMechanics ham_;
-  RiemannianGeometry riem_;
+  HomogeneousSpaceView space_;
+  DaeFormulationView dae_;
+  MechanicalSystemView mech_;
+  RigidBodySystemView rb_;
+  HamiltonianSystemView ham_;
+  RiemannianMetricView riem_;
   liesim_status (*jacobian_)(liesim_model*, double, const double*, double*) = nullptr;
   std::function<void()> release_;
 };
 
-inline std::string DaeFormulation::last_error() const { return model_ ? model_->last_error() : std::string(); }
+inline std::string DaeFormulationView::last_error() const { return model_ ? model_->last_error() : std::string(); }
 
 }  // namespace liesim

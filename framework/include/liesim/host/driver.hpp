@@ -1,9 +1,9 @@
 // The kernel's integration loops: fixed step, adaptive step under a step-size controller
-// (liesim/step_controller.hpp; the papers' I-controller by default), and self-controlled solvers. Statistics, output and error handling live here once for every method.
+// (liesim/host/step_controller.hpp; the papers' I-controller by default), and self-controlled solvers. Statistics, output and error handling live here once for every method.
 #pragma once
-#include <liesim/integrator.hpp>
-#include <liesim/observer.hpp>
-#include <liesim/step_controller.hpp>
+#include <liesim/host/integrator.hpp>
+#include <liesim/host/observer.hpp>
+#include <liesim/host/step_controller.hpp>
 
 #include <limits>
 #include <string>
@@ -72,7 +72,7 @@ struct RunSpec {
   StepControl control;         ///< used when step == 0
   int solver_outputs = 100;    ///< output times of self-controlled solvers (equally spaced) when output_times is empty
   /// Output at exactly these times (increasing, in [t0, t_end]; t0 is always output), from the
-  /// method's dense output inside the steps (liesim/integrator.hpp, Stepper::interpolate) or the
+  /// method's dense output inside the steps (liesim/host/integrator.hpp, Stepper::interpolate) or the
   /// solver's interpolation. Empty: every accepted step of a kernel-driven method, solver_outputs
   /// equal intervals of a self-controlled solver.
   std::vector<double> output_times;
@@ -121,7 +121,7 @@ DivergenceBounds parse_divergence(const Settings& options);
 
 /// Integrate with a kernel-driven stepper; fixed step when spec.step > 0, else adaptive
 /// (requires an embedded pair). Throws RunFailure on solver failure or non-finite state.
-RunResult integrate(Model& model, Stepper& stepper, const MethodInfo& method, const RunSpec& spec,
+RunResult integrate(ModelView& model, StepperView& stepper, const MethodInfo& method, const RunSpec& spec,
                     ConstVec y0, Observer& observer);
 /// n equally spaced output times t0 + k (t_end - t0) / n, k = 1 ... n (the last exactly t_end).
 std::vector<double> equal_output_times(double t0, double t_end, long n);
@@ -129,7 +129,7 @@ std::vector<double> equal_output_times(double t0, double t_end, long n);
 std::vector<double> output_grid(double t0, double t_end, double dt);
 /// Parse "NAME<VALUE" or "NAME>VALUE" against a model's state columns and observables; throws
 /// liesim::Error naming the problem and the names there are.
-EventSpec parse_event(const std::string& text, const Model& model, bool terminal);
+EventSpec parse_event(const std::string& text, const ModelView& model, bool terminal);
 /// Its syntax alone (name, direction, value; no model at hand: the indices stay -1).
 EventSpec parse_event_text(const std::string& text, bool terminal);
 /// Check spec.output_times: finite, increasing, inside [t0, t_end]; throws liesim::Error naming the
@@ -139,7 +139,7 @@ void check_output_times(const RunSpec& spec);
 /// equal intervals): one that locates events itself (SUNDIALS) advanced from output time to output
 /// time, one whose dynamics choose its steps (Solver::one_step) stepped here like a stepper (output
 /// and events on its interpolant). `method` names it in messages.
-RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec y0, Observer& observer, const std::string& method = {});
+RunResult integrate(ModelView& model, SolverView& solver, const RunSpec& spec, ConstVec y0, Observer& observer, const std::string& method = {});
 
 /// The default first step of an adaptive kernel-driven run, the starting step size algorithm of
 /// Hairer, Nørsett & Wanner, Solving ODEs I, §II.4: with the controller's norm ||.|| (wrms scaled
@@ -149,7 +149,7 @@ RunResult integrate(Model& model, Solver& solver, const RunSpec& spec, ConstVec 
 /// h1 = (0.01 / max(d1, d2))^(1/(p+1)) (max(1e-6, 1e-3 h) if max(d1, d2) <= 1e-15);
 /// the result is min(100 h, h1, h_max, t_end - t0). p is the method's order. Two evaluations of the
 /// field, counted in the run's statistics. If the model refuses either evaluation, (t_end - t0)/100.
-double initial_step(Model& model, const MethodInfo& method, const RunSpec& spec, ConstVec y0);
+double initial_step(ModelView& model, const MethodInfo& method, const RunSpec& spec, ConstVec y0);
 
 /// The local error norm used by the controller (exposed for tests).
 double error_norm(const StepControl& c, ErrorSpace space, ConstVec err, ConstVec y, ConstVec y_new);

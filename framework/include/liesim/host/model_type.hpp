@@ -1,8 +1,8 @@
 // The host's view of a model plugin: its documentation, parameters and instance creation, over
 // the C model table of liesim/plugin.h. (Plugin authors implement liesim::sdk::ModelType instead.)
 #pragma once
-#include <liesim/model.hpp>
-#include <liesim/settings.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <memory>
 #include <string>
@@ -10,11 +10,11 @@
 
 namespace liesim {
 
-class ModelType {
+class ModelTypeView {
  public:
   /// `metadata`: the plugin's JSON document; throws liesim::Error when it is malformed. `file`:
   /// the plugin's library, named in the messages about what its instances state.
-  ModelType(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library,
+  ModelTypeView(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library,
             std::string file = {});
   /// One-line summary.
   const std::string& summary() const { return summary_; }
@@ -25,7 +25,7 @@ class ModelType {
   /// Create an instance (the caller owns it); nullptr and `error` set when the plugin refuses.
   /// Throws PluginFault when the instance's info states sizes, names or capabilities the host
   /// cannot use (the plugin file and the member named).
-  Model* create(const Settings& parameters, std::string& error) const;
+  ModelView* create(const Settings& parameters, std::string& error) const;
 
  private:
   const liesim_model_api* api_;

@@ -2,10 +2,10 @@
 // makes, over the C integrator table of liesim/plugin.h. (Plugin authors implement the classes of
 // liesim/sdk/integrator.hpp instead.)
 #pragma once
-#include <liesim/method_info.hpp>
-#include <liesim/model.hpp>
-#include <liesim/plugin_context.hpp>
-#include <liesim/settings.hpp>
+#include <liesim/sdk/method_info.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/host/plugin_context.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <limits>
 #include <memory>
@@ -15,18 +15,18 @@
 namespace liesim {
 
 /// A one-step method driven by the kernel: the kernel chooses h, the stepper takes the step.
-class Stepper {
+class StepperView {
  public:
   /// `diagnostics`: how many the method declares (MethodInfo::diagnostics).
-  Stepper(const liesim_integrator_api* api, liesim_stepper* s, std::unique_ptr<PluginContext> log,
+  StepperView(const liesim_integrator_api* api, liesim_stepper* s, std::unique_ptr<PluginContext> log,
           std::shared_ptr<const void> library, int diagnostics = 0)
       : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)), diagnostics_(diagnostics) {}
-  ~Stepper() { api_->stepper_destroy(s_); }
-  Stepper(const Stepper&) = delete;
-  Stepper& operator=(const Stepper&) = delete;
+  ~StepperView() { api_->stepper_destroy(s_); }
+  StepperView(const StepperView&) = delete;
+  StepperView& operator=(const StepperView&) = delete;
 
   /// Bind to a model and allocate every workspace.
-  Status init(Model& model, std::string& error) noexcept {
+  Status init(ModelView& model, std::string& error) noexcept {
     const Status s = to_status(api_->stepper_init(s_, &model.ref()));
     if (s != Status::ok) error = log_->take_error("the method refused the model");
     return s;
@@ -72,18 +72,18 @@ class Stepper {
 };
 
 /// An integrator with its own step control and interpolation (SUNDIALS and the like).
-class Solver {
+class SolverView {
  public:
   /// `diagnostics`: how many the method declares (MethodInfo::diagnostics).
-  Solver(const liesim_integrator_api* api, liesim_solver* s, std::unique_ptr<PluginContext> log,
+  SolverView(const liesim_integrator_api* api, liesim_solver* s, std::unique_ptr<PluginContext> log,
          std::shared_ptr<const void> library, int diagnostics = 0)
       : api_(api), s_(s), log_(std::move(log)), library_(std::move(library)), diagnostics_(diagnostics) {}
-  ~Solver() { api_->solver_destroy(s_); }
-  Solver(const Solver&) = delete;
-  Solver& operator=(const Solver&) = delete;
+  ~SolverView() { api_->solver_destroy(s_); }
+  SolverView(const SolverView&) = delete;
+  SolverView& operator=(const SolverView&) = delete;
 
   /// Bind to a model, set the initial condition and allocate everything.
-  Status init(Model& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
+  Status init(ModelView& model, double t0, ConstVec y0, const SolverTolerances& tol, std::string& error) noexcept {
     const Status s = to_status(api_->solver_init(s_, &model.ref(), t0, y0.data(), tol.rtol, tol.atol, tol.fixed_step));
     if (s != Status::ok) error = log_->take_error("the solver refused the model");
     return s;
@@ -204,10 +204,10 @@ class Solver {
 };
 
 /// An integrator plugin: its methods (from the metadata document) and their steppers or solvers.
-class IntegratorFamily {
+class IntegratorFamilyView {
  public:
   /// `metadata`: the plugin's JSON document; throws liesim::Error when it is malformed.
-  IntegratorFamily(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library);
+  IntegratorFamilyView(const liesim_plugin* plugin, const std::string& metadata, std::shared_ptr<const void> library);
   /// One-line summary.
   const std::string& summary() const { return summary_; }
   /// The methods this family provides.
@@ -220,9 +220,9 @@ class IntegratorFamily {
   /// entry for older plugins. Throws liesim::Error with the plugin's reason when it refuses them.
   MethodInfo resolved(const MethodInfo& listed, const Settings& options) const;
   /// Create a kernel-driven stepper (nullptr and `error` set on failure).
-  Stepper* create_stepper(const std::string& method, const Settings& options, std::string& error) const;
+  StepperView* create_stepper(const std::string& method, const Settings& options, std::string& error) const;
   /// Create a self-controlled solver (nullptr and `error` set on failure).
-  Solver* create_solver(const std::string& method, const Settings& options, std::string& error) const;
+  SolverView* create_solver(const std::string& method, const Settings& options, std::string& error) const;
 
  private:
   const liesim_integrator_api* api_;

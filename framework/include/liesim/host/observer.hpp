@@ -1,6 +1,6 @@
 // Observers: what the driver tells the outside world about a run.
 #pragma once
-#include <liesim/types.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <Eigen/Core>
 

@@ -2,7 +2,7 @@
 // messages written with it are kept for the error that follows.
 #pragma once
 #include <liesim/plugin.h>
-#include <liesim/settings.hpp>
+#include <liesim/sdk/settings.hpp>
 
 #include <string>
 #include <vector>

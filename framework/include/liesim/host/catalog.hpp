@@ -1,7 +1,7 @@
 // What the plugins on the search path offer, as JSON documents: `liesim list --json`,
 // `liesim describe NAME --json`, and the Python package's models(), integrators() and describe().
 #pragma once
-#include <liesim/registry.hpp>
+#include <liesim/host/registry.hpp>
 
 #include <map>
 #include <memory>
@@ -23,7 +23,7 @@ std::string describe_json(const Registry& registry, const std::string& name, con
 
 /// The instance `describe` shows: the model with `params`. With parameters the user asks about that
 /// instance, so a refusal throws liesim::Error; with defaults it leaves null and the reason in `error`.
-std::unique_ptr<Model> described_instance(const LoadedPlugin& plugin, const std::map<std::string, std::string>& params, std::string& error);
+std::unique_ptr<ModelView> described_instance(const LoadedPlugin& plugin, const std::map<std::string, std::string>& params, std::string& error);
 
 /// The method `describe NAME` shows; throws liesim::Error for a name that is neither a model nor a
 /// method (listing both) and for parameters given to a method.
@@ -31,6 +31,6 @@ std::pair<const LoadedPlugin*, MethodInfo> described_method(const Registry& regi
                                                            const std::map<std::string, std::string>& params);
 
 /// An instance of a model plugin with `params` (defaults for the rest), or null with the reason in `error`.
-std::unique_ptr<Model> model_instance(const LoadedPlugin& plugin, std::string& error, const std::map<std::string, std::string>& params = {});
+std::unique_ptr<ModelView> model_instance(const LoadedPlugin& plugin, std::string& error, const std::map<std::string, std::string>& params = {});
 
 }  // namespace liesim

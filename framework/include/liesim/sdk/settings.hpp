@@ -2,7 +2,7 @@
 // Header-only: hosts and plugins (through the SDK) compile their own copy; nothing of it crosses
 // the plugin boundary (parameters and options cross as KEY/VALUE text).
 #pragma once
-#include <liesim/status.hpp>
+#include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,8 +1,8 @@
 // Explicit Runge–Kutta tables read at run time from TOML files (docs/tableaux.md), checked at load
 // for the orders they claim: methods `rk` (classical) and `rkmk` (Lie group) run any of them.
 #pragma once
-#include <liesim/settings.hpp>
-#include <liesim/tableau.hpp>
+#include <liesim/sdk/settings.hpp>
+#include <liesim/sdk/tableau.hpp>
 
 #include <string>
 #include <string_view>

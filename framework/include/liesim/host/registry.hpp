@@ -2,8 +2,8 @@
 // beside them (liesim_NAME.json: kind, version, methods), without running their code; a command
 // loads only the plugins it needs. Files without a manifest are probed in a child process.
 #pragma once
-#include <liesim/integrator.hpp>
-#include <liesim/model_type.hpp>
+#include <liesim/host/integrator.hpp>
+#include <liesim/host/model_type.hpp>
 
 #include <deque>
 #include <filesystem>
@@ -51,8 +51,8 @@ struct LoadedPlugin {
   std::string file;
   int abi_minor = 0;                              ///< ABI minor the plugin was built for
   std::string metadata;                           ///< its metadata document (JSON)
-  std::shared_ptr<ModelType> model;               ///< set for model plugins
-  std::shared_ptr<IntegratorFamily> integrator;   ///< set for integrator plugins
+  std::shared_ptr<ModelTypeView> model;               ///< set for model plugins
+  std::shared_ptr<IntegratorFamilyView> integrator;   ///< set for integrator plugins
 };
 
 /// A plugin file that failed to load, with the reason (and its name where it is known).

@@ -2,9 +2,9 @@
 // forward-difference Jacobian: one solver that implicit families share. Workspaces are allocated
 // once (resize), never per solve.
 #pragma once
-#include <liesim/model.hpp>
-#include <liesim/status.hpp>
-#include <liesim/types.hpp>
+#include <liesim/sdk/model_view.hpp>
+#include <liesim/sdk/status.hpp>
+#include <liesim/sdk/types.hpp>
 
 #include <Eigen/LU>
 #include <Eigen/SVD>
@@ -189,7 +189,7 @@ class Newton {
 /// model failed, else `not_converged()` — and returns the step's status (fatal, or recoverable:
 /// a smaller step may converge).
 template <class Message>
-Status account_for(const NewtonResult& r, Model& model, std::string& error, Message&& not_converged) {
+Status account_for(const NewtonResult& r, ModelView& model, std::string& error, Message&& not_converged) {
   Counters& c = model.counters();
   c.newton_iters += r.iterations;
   if (r.status == Status::ok) return Status::ok;

@@ -10,9 +10,9 @@
 //     return checks.finish();
 //   }
 #pragma once
-#include <liesim/catalog.hpp>
-#include <liesim/fit.hpp>
-#include <liesim/run.hpp>
+#include <liesim/host/catalog.hpp>
+#include <liesim/sdk/fit.hpp>
+#include <liesim/host/run.hpp>
 
 #include <fmt/format.h>
 
@@ -70,7 +70,7 @@ inline Registry plugins(int argc, char** argv, Checks& checks) {
 }
 
 /// An instance of `model` with `params` (defaults for the rest), or null with the reason in `error`.
-inline std::unique_ptr<Model> make_model(const Registry& registry, const std::string& model,
+inline std::unique_ptr<ModelView> make_model(const Registry& registry, const std::string& model,
                                          const std::map<std::string, std::string>& params, std::string& error) {
   return model_instance(registry.model(model), error, params);
 }
