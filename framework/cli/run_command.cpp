@@ -65,7 +65,7 @@ RunArguments parse_run(const std::vector<std::string>& args) {
       "param", po::value(&params)->composing()->value_name("KEY=VALUE"), "model parameter (repeatable; `liesim describe MODEL`)")(
       "option", po::value(&options)->composing()->value_name("KEY=VALUE"), "integrator option (repeatable; `liesim describe METHOD`)")(
       "tableau", po::value(&tableau)->value_name("FILE"),
-      "coefficient table (TOML, docs/tableaux.md) of methods rk and rkmk: the option tableau=FILE, the path from this folder")(
+      "coefficient table (TOML, docs/tableaux.md) of methods rk and rkmk, or scheme of method cf: the option tableau=FILE, the path from this folder")(
       "t-end", po::value(&req.t_end)->default_value(1.0)->value_name("T"), "final time")(
       "step", po::value(&req.step)->value_name("H"), "fixed step size")(
       "rtol", po::value(&req.rtol)->value_name("R"), "relative tolerance (adaptive)")(

@@ -1,4 +1,5 @@
 // Table files (TOML, read with toml++): exact fractions, strict keys, the claimed orders checked.
+#include <liesim/sdk/lie_order_conditions.hpp>
 #include <liesim/sdk/order_conditions.hpp>
 #include <liesim/sdk/status.hpp>
 #include <liesim/sdk/tableau_file.hpp>
@@ -133,18 +134,89 @@ std::vector<double> lower_triangle(const std::string& source, const toml::table&
 
 /// Checks the conditions of orders 1..order for weights b; throws naming the first that fails.
 void check_orders(const RungeKuttaTable& t, const std::vector<double>& b, int order, const std::string& weights,
-                  const std::string& source) {
+                  const std::string& source, const std::string& what = "table") {
   const auto trees = rooted_trees(order);
   const auto g = stage_weights(trees, t.stages, t.A.data());
   for (int q = 1; q <= order; ++q) {
     const ConditionCheck worst = worst_condition(trees, g, b.data(), t.stages, q);
     const double tol = condition_tolerance(t.stages, t.A.data(), b.data(), q);
     if (worst.residual > tol)
-      throw Error(fmt::format("{}: table '{}' claims {} of order {}, but fails the order-{} condition of tree {}: {} "
+      throw Error(fmt::format("{}: {} '{}' claims {} of order {}, but fails the order-{} condition of tree {}: {} "
                               "(it gives {:.17g}, off by {:.3g}; tolerance {:.3g}). Check the coefficients, or claim order {}",
-                              source, t.name, weights, order, q, tree_text(trees, worst.tree), condition_text(trees, worst.tree),
+                              source, what, t.name, weights, order, q, tree_text(trees, worst.tree), condition_text(trees, worst.tree),
                               worst.phi, worst.phi - worst.exact, tol, q - 1));
   }
+}
+
+/// The keys of each kind of table file, and how to run the other kind.
+const std::set<std::string> runge_kutta_keys{"name", "order", "c", "A", "b", "b_embedded", "embedded_order"};
+const std::set<std::string> commutator_free_keys{"name", "order", "c", "stages", "update", "update_embedded", "embedded_order"};
+
+/// The TOML document of a table file, its keys among `allowed`; a file of the other kind is named as such.
+toml::table parse_document(std::string_view text, const std::string& source, const std::set<std::string>& allowed) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw Error(fmt::format("{}:{}: not valid TOML: {}", source, e.source().begin.line, e.description()));
+  }
+  const bool runge_kutta = &allowed == &runge_kutta_keys;
+  if (runge_kutta && (doc.contains("update") || doc.contains("stages")))
+    throw Error(fmt::format("{}: this is a commutator-free scheme (stages, update): run it with the method cf (docs/tableaux.md)", source));
+  if (!runge_kutta && (doc.contains("A") || doc.contains("b")))
+    throw Error(fmt::format("{}: this is a Runge–Kutta table (A, b): run it with the methods rk or rkmk; a commutator-free scheme "
+                            "has 'stages' and 'update' (docs/tableaux.md)", source));
+  for (const auto& [key, node] : doc)
+    if (!allowed.contains(std::string(key.str())))
+      throw Error(fmt::format("{}: unknown key '{}' ({})", at(source, node), key.str(),
+                              runge_kutta ? "a table has name, order, c, A, b and optionally b_embedded and embedded_order"
+                                          : "a scheme has name, order, c, stages, update and optionally update_embedded and embedded_order"));
+  return doc;
+}
+
+std::string name_key(const std::string& source, const toml::table& doc) {
+  const auto* name = doc.get("name") ? doc.get("name")->as_string() : nullptr;
+  if (name == nullptr || name->get().empty()) throw Error(fmt::format("{}: the table needs a 'name' (a non-empty string)", source));
+  return std::string(name->get());
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("cannot read the table file '{}' ({})", path, std::strerror(errno)));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// A list of exponentials at node n of a scheme of s stages: an array of exponentials, each an array
+/// of at most `available` coefficients (of h f_1, h f_2, ...; missing ones are 0).
+ExponentialList exponentials(const std::string& source, const toml::node& n, int s, int available, const std::string& what) {
+  const toml::array* list = n.as_array();
+  if (list == nullptr) throw Error(fmt::format("{}: {} must be an array of exponentials, each an array of numbers", at(source, n), what));
+  ExponentialList l{static_cast<int>(list->size()), s, std::vector<double>(list->size() * static_cast<std::size_t>(s), 0.0)};
+  for (std::size_t j = 0; j < list->size(); ++j) {
+    const toml::array* e = list->get(j)->as_array();
+    const std::string which = fmt::format("exponential {} of {}", j + 1, what);
+    if (e == nullptr) throw Error(fmt::format("{}: {} must be an array of numbers (of h f_1, h f_2, ...)", at(source, *list->get(j)), which));
+    if (static_cast<int>(e->size()) > available)
+      throw Error(fmt::format("{}: {} has {} numbers; it may use f_1 .. f_{} only ({} numbers at most: an explicit scheme)",
+                              at(source, *list->get(j)), which, e->size(), available, available));
+    for (std::size_t k = 0; k < e->size(); ++k)
+      l.alpha[j * s + k] = coefficient(*e->get(k), fmt::format("{}: {}, coefficient {}", at(source, *e->get(k)), which, k + 1));
+  }
+  return l;
+}
+
+/// Checks the exponentials `result` of scheme s for the Lie group order `order` on the generic problem.
+void check_lie_order(const CommutatorFreeTable& s, const ExponentialList& result, int order, const std::string& what,
+                     const std::string& source) {
+  const LieOrderFailure f = first_failing_order(s, result, order);
+  if (f.order == 0) return;
+  throw Error(fmt::format("{}: scheme '{}' claims {} of order {}, but fails a commutator-free order condition of order {}: its "
+                          "consistent Butcher table meets the classical conditions, the order or split of its exponentials does "
+                          "not (on the generic test problem the local error's h^{} coefficient is {:.3g}, tolerance {:.3g}). "
+                          "Check the coefficients and the order of the exponentials (the first acts first), or claim order {}",
+                          source, s.name, what, order, f.order, f.order, f.coefficient, f.tolerance, f.order - 1));
 }
 
 }  // namespace
@@ -177,21 +249,9 @@ double parse_coefficient(std::string_view text, const std::string& what) {
 }
 
 RungeKuttaTable parse_tableau(std::string_view text, const std::string& source) {
-  toml::table doc;
-  try {
-    doc = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw Error(fmt::format("{}:{}: not valid TOML: {}", source, e.source().begin.line, e.description()));
-  }
-  static const std::set<std::string> allowed{"name", "order", "c", "A", "b", "b_embedded", "embedded_order"};
-  for (const auto& [key, node] : doc)
-    if (!allowed.contains(std::string(key.str())))
-      throw Error(fmt::format("{}: unknown key '{}' (a table has name, order, c, A, b and optionally b_embedded and "
-                              "embedded_order)", at(source, node), key.str()));
+  const toml::table doc = parse_document(text, source, runge_kutta_keys);
   RungeKuttaTable t;
-  const auto* name = doc.get("name") ? doc.get("name")->as_string() : nullptr;
-  if (name == nullptr || name->get().empty()) throw Error(fmt::format("{}: the table needs a 'name' (a non-empty string)", source));
-  t.name = name->get();
+  t.name = name_key(source, doc);
   t.order = integer_key(source, doc, "order", true);
   t.b = coefficients(source, doc, "b", true);
   t.stages = static_cast<int>(t.b.size());
@@ -211,20 +271,88 @@ RungeKuttaTable parse_tableau(std::string_view text, const std::string& source) 
   return t;
 }
 
-RungeKuttaTable read_tableau_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("cannot read the table file '{}' ({})", path, std::strerror(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_tableau(text.str(), path);
-}
+RungeKuttaTable read_tableau_file(const std::string& path) { return parse_tableau(read_text(path), path); }
 
-RungeKuttaTable method_table(const char* compiled, const Settings& options, const std::string& method) {
-  if (compiled != nullptr) return runge_kutta_table(*find_butcher(compiled));
+namespace {
+/// The file of option `tableau`; an error naming `method` when there is none.
+std::string table_file(const Settings& options, const std::string& method) {
   if (!options.has("tableau") || options.text("tableau").empty())
     throw Error(fmt::format("method '{}' runs a coefficient table read from a file: give --tableau FILE (option tableau=FILE; the "
                             "shipped tables are in share/liesim/tableaux, the format in docs/tableaux.md)", method));
-  return read_tableau_file(options.text("tableau"));
+  return options.text("tableau");
+}
+}  // namespace
+
+RungeKuttaTable method_table(const char* compiled, const Settings& options, const std::string& method) {
+  if (compiled != nullptr) return runge_kutta_table(*find_butcher(compiled));
+  return read_tableau_file(table_file(options, method));
+}
+
+CommutatorFreeTable method_scheme(const char* compiled, const Settings& options, const std::string& method) {
+  if (compiled != nullptr) return commutator_free_table(*find_commutator_free(compiled));
+  return read_commutator_free_file(table_file(options, method));
+}
+
+CommutatorFreeTable parse_commutator_free(std::string_view text, const std::string& source) {
+  const toml::table doc = parse_document(text, source, commutator_free_keys);
+  CommutatorFreeTable t;
+  t.name = name_key(source, doc);
+  t.order = integer_key(source, doc, "order", true);
+  t.c = coefficients(source, doc, "c", true);
+  t.stages = static_cast<int>(t.c.size());
+  if (t.stages < 1) throw Error(fmt::format("{}: 'c' is empty; a scheme has at least one stage (one node each)", source));
+  const toml::node* stages = doc.get("stages");
+  const toml::array* rows = stages ? stages->as_array() : nullptr;
+  if (rows == nullptr)
+    throw Error(fmt::format("{}: the scheme needs 'stages': for each stage 2..s its exponentials (the first acting first on y_n), "
+                            "each an array of coefficients of h f_1, h f_2, ...", source));
+  const int given = static_cast<int>(rows->size());
+  if (given != t.stages && given != t.stages - 1)
+    throw Error(fmt::format("{}: 'stages' has {} entries; a scheme of {} stages (the length of c) needs {} (stages 2..{}; Y_1 = y_n)",
+                            at(source, *stages), given, t.stages, t.stages - 1, t.stages));
+  const int first = given == t.stages ? 0 : 1;
+  if (first == 1) t.stage.push_back(ExponentialList{0, t.stages, {}});
+  for (int r = 0; r < given; ++r)
+    t.stage.push_back(exponentials(source, *rows->get(r), t.stages, first + r, fmt::format("stage {}", first + r + 1)));
+  if (t.stage[0].count != 0) throw Error(fmt::format("{}: stage 1 must have no exponentials (Y_1 = y_n): give []", at(source, *rows->get(0))));
+  const toml::node* update = doc.get("update");
+  if (update == nullptr) throw Error(fmt::format("{}: the scheme needs 'update': the exponentials of y_(n+1)", source));
+  t.update = exponentials(source, *update, t.stages, t.stages, "the update");
+  t.embedded_order = integer_key(source, doc, "embedded_order", false);
+  const toml::node* embedded = doc.get("update_embedded");
+  if ((embedded == nullptr) != (t.embedded_order == 0))
+    throw Error(fmt::format("{}: give both 'update_embedded' and 'embedded_order' (an embedded pair), or neither", source));
+  t.embedded = embedded ? exponentials(source, *embedded, t.stages, t.stages, "the embedded update") : ExponentialList{0, t.stages, {}};
+  check_commutator_free(t, source);
+  return t;
+}
+
+CommutatorFreeTable read_commutator_free_file(const std::string& path) { return parse_commutator_free(read_text(path), path); }
+
+void check_commutator_free(const CommutatorFreeTable& t, const std::string& source) {
+  if (t.order > max_commutator_free_order || t.embedded_order > max_commutator_free_order)
+    throw Error(fmt::format("{}: scheme '{}' claims order {}; the commutator-free conditions are checked to order {} only", source,
+                            t.name, std::max(t.order, t.embedded_order), max_commutator_free_order));
+  const RungeKuttaTable consistent = consistent_table(t);
+  for (int i = 0; i < t.stages; ++i) {
+    double sum = 0, size = 1;
+    for (int j = 0; j < t.stages; ++j) {
+      sum += consistent.row(i)[j];
+      size += std::abs(consistent.row(i)[j]);
+    }
+    if (std::abs(t.c[i] - sum) > std::max(1e-13, 8 * 2.220446049250313e-16 * size))
+      throw Error(fmt::format("{}: scheme '{}': node c_{} = {:.17g} is not the sum of stage {}'s coefficients over its exponentials "
+                              "({:.17g})", source, t.name, i + 1, t.c[i], i + 1, sum));
+  }
+  const std::string what = "the consistent Butcher table of scheme";
+  check_orders(consistent, consistent.b, t.order, "its update", source, what);
+  check_lie_order(t, t.update, t.order, "its update", source);
+  if (t.embedded_order > 0) {
+    check_orders(consistent, consistent.b_hat, t.embedded_order, "its embedded update", source, what);
+    check_lie_order(t, t.embedded, t.embedded_order, "its embedded update", source);
+    if (t.embedded.alpha == t.update.alpha && t.embedded.count == t.update.count)
+      throw Error(fmt::format("{}: scheme '{}': update_embedded equals update, so it estimates no error", source, t.name));
+  }
 }
 
 void check_tableau(const RungeKuttaTable& t, const std::string& source) {

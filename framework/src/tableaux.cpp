@@ -220,6 +220,39 @@ RungeKuttaTable runge_kutta_table(const ButcherTableau& t) {
   return r;
 }
 
+namespace {
+ExponentialList exponential_list(const ExponentialProduct& p, int stages) {
+  ExponentialList l{p.count, stages, {}};
+  for (int j = 0; j < p.count; ++j) l.alpha.insert(l.alpha.end(), p.alpha[j], p.alpha[j] + stages);
+  return l;
+}
+}  // namespace
+
+CommutatorFreeTable commutator_free_table(const CommutatorFreeScheme& s) {
+  CommutatorFreeTable t{std::string(s.name), s.stages, s.order, s.embedded_order, {s.c, s.c + s.stages}, {}, {}, {}};
+  for (int r = 0; r < s.stages; ++r) t.stage.push_back(exponential_list(s.stage[r], s.stages));
+  t.update = exponential_list(s.update, s.stages);
+  t.embedded = exponential_list(s.embedded, s.stages);
+  return t;
+}
+
+RungeKuttaTable consistent_table(const CommutatorFreeTable& s) {
+  RungeKuttaTable t{s.name, s.stages, s.order, s.embedded_order, s.c, {}, {}, {}, nullptr};
+  const auto sums = [&](const ExponentialList& l) {
+    std::vector<double> w(static_cast<std::size_t>(s.stages), 0.0);
+    for (int j = 0; j < l.count; ++j)
+      for (int k = 0; k < s.stages; ++k) w[k] += l.row(j)[k];
+    return w;
+  };
+  for (int r = 0; r < s.stages; ++r) {
+    const std::vector<double> a = sums(s.stage[r]);
+    t.A.insert(t.A.end(), a.begin(), a.end());
+  }
+  t.b = sums(s.update);
+  t.b_hat = sums(s.embedded);
+  return t;
+}
+
 std::span<const CommutatorTerm> casas_owren_rkmk4_commutators() { return casas_owren; }
 
 ButcherTableau consistent_butcher(const CommutatorFreeScheme& s) {

@@ -3,25 +3,23 @@
 
 #include <liesim/sdk/stage_sum.hpp>
 
+#include <algorithm>
+
 namespace liesim::lie_rk {
 
-CommutatorFreeStepper::CommutatorFreeStepper(const CommutatorFreeScheme& scheme, bool adaptive, bool embedded_solution)
-    : scheme_(scheme), adaptive_(adaptive), embedded_solution_(embedded_solution) {
-  for (int r = 0; r < scheme.stages; ++r) stage_prefix_[r] = reusable_prefix(scheme, scheme.stage[r], r);
-  update_prefix_ = reusable_prefix(scheme, scheme.update, scheme.stages);
-  embedded_prefix_ = reusable_prefix(scheme, scheme.embedded, scheme.stages);
+CommutatorFreeStepper::CommutatorFreeStepper(CommutatorFreeTable scheme, bool adaptive, bool embedded_solution)
+    : scheme_(std::move(scheme)), adaptive_(adaptive), embedded_solution_(embedded_solution) {
+  for (int r = 0; r < scheme_.stages; ++r) stage_prefix_.push_back(reusable_prefix(scheme_, scheme_.stage[r], r));
+  update_prefix_ = reusable_prefix(scheme_, scheme_.update, scheme_.stages);
+  embedded_prefix_ = reusable_prefix(scheme_, scheme_.embedded, scheme_.stages);
 }
 
-std::pair<int, int> CommutatorFreeStepper::reusable_prefix(const CommutatorFreeScheme& s, const ExponentialProduct& p,
-                                                           int before) {
+std::pair<int, int> CommutatorFreeStepper::reusable_prefix(const CommutatorFreeTable& s, const ExponentialList& p, int before) {
   std::pair<int, int> best{-1, 0};
   for (int m = 1; m < before; ++m) {
-    const ExponentialProduct& q = s.stage[m];
+    const ExponentialList& q = s.stage[m];
     if (q.count == 0 || q.count > p.count || q.count <= best.second) continue;
-    bool same = true;
-    for (int j = 0; j < q.count && same; ++j)
-      for (int k = 0; k < max_stages && same; ++k) same = q.alpha[j][k] == p.alpha[j][k];
-    if (same) best = {m, q.count};
+    if (std::equal(q.alpha.begin(), q.alpha.end(), p.alpha.begin())) best = {m, q.count};  // (rows of s numbers each)
   }
   return best;
 }
@@ -44,14 +42,14 @@ Status CommutatorFreeStepper::init(ModelView& model, std::string& error) noexcep
   }
 }
 
-Status CommutatorFreeStepper::apply(const ExponentialProduct& p, int start_stage, int skip, double h, ConstVec y,
+Status CommutatorFreeStepper::apply(const ExponentialList& p, int start_stage, int skip, double h, ConstVec y,
                                     Vec out) noexcept {
   const HomogeneousSpaceView& space = model_->space();
   // Ping-pong between two buffers; the result ends in `out`.
   if (start_stage >= 0) a_ = Y_.col(start_stage);
   else a_ = y;
   for (int j = skip; j < p.count; ++j) {
-    sdk::stage_sum(xi_, F_, p.alpha[j], scheme_.stages, h);
+    sdk::stage_sum(xi_, F_, p.row(j), scheme_.stages, h);
     const Status s = space.act_exp(xi_, a_, b_);
     if (s != Status::ok) return s;
     a_.swap(b_);

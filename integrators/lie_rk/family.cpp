@@ -20,11 +20,11 @@ struct Entry {
   const char* name;
   const char* summary;
   Kind kind;
-  const char* table;  // nullptr: the table file of option `tableau` (Kind::rkmk)
+  const char* table;  // nullptr: the table file of option `tableau` (methods rkmk and cf)
   bool adaptive;      // uses the table's embedded pair for step-size control (if it has one)
 };
 
-constexpr std::array<Entry, 17> entries{{
+constexpr std::array<Entry, 18> entries{{
     {"rkmk", "RKMK with a coefficient table read from a file (--tableau FILE; adaptive when it has an embedded pair)", Kind::rkmk,
      nullptr, true},
     {"lie_euler", "Lie–Euler: y1 = exp(h f(y0)) . y0", Kind::rkmk, "EULER_1_1", false},
@@ -47,6 +47,8 @@ constexpr std::array<Entry, 17> entries{{
     {"cf32b", "commutator-free 3(2) pair B of Curry–Owren, adaptive", Kind::commutator_free, "CF_B_3_3_2", true},
     {"cf43", "CF4 with the third-order auxiliary scheme, adaptive", Kind::commutator_free, "CF4_AUX3_5_4_3", true},
     {"cg3", "Crouch–Grossman third order", Kind::commutator_free, "CROUCH_GROSSMAN_3_3", false},
+    {"cf", "commutator-free or Crouch–Grossman scheme read from a file (--tableau FILE; adaptive when it has an embedded update)",
+     Kind::commutator_free, nullptr, true},
 }};
 
 const Entry* find(const std::string& name) {
@@ -64,11 +66,11 @@ MethodInfo method_info(const Entry& e, int order, int embedded_order, const std:
 }
 
 MethodInfo method_info(const Entry& e, const Settings* options) {
-  if (e.kind == Kind::commutator_free) {
-    const auto* s = find_commutator_free(e.table);
-    return method_info(e, s->order, s->embedded_order, e.table, nullptr);
-  }
   if (e.table == nullptr && options == nullptr) return {e.name, e.summary, 0, 0, true, false, {}, false, ""};  // orders from the file
+  if (e.kind == Kind::commutator_free) {
+    const CommutatorFreeTable s = e.table != nullptr ? commutator_free_table(*find_commutator_free(e.table)) : method_scheme(nullptr, *options, e.name);
+    return method_info(e, s.order, s.embedded_order, s.name, nullptr);
+  }
   const RungeKuttaTable t = options != nullptr ? method_table(e.table, *options, e.name) : runge_kutta_table(*find_butcher(e.table));
   return method_info(e, t.order, t.embedded_order, t.name, t.dense);
 }
@@ -120,8 +122,13 @@ class LieRkFamily final : public sdk::IntegratorFamily {
       const Entry* e = find(method);
       if (!e) throw Error(fmt::format("lie_rk has no method '{}'", method));
       const bool embedded = options.has("solution") && options.choice("solution", {"main", "embedded"}) == "embedded";
-      if (e->kind == Kind::commutator_free)
-        return new CommutatorFreeStepper(*find_commutator_free(e->table), e->adaptive, embedded);
+      if (e->kind == Kind::commutator_free) {
+        CommutatorFreeTable scheme = method_scheme(e->table, options, e->name);
+        if (embedded && scheme.embedded_order == 0)
+          throw Error(fmt::format("scheme '{}' has no embedded update: solution=embedded needs update_embedded", scheme.name));
+        const bool adaptive = e->adaptive && scheme.embedded_order > 0;
+        return new CommutatorFreeStepper(std::move(scheme), adaptive, embedded);
+      }
       RungeKuttaTable tab = method_table(e->table, options, e->name);
       if (embedded && tab.embedded_order == 0)
         throw Error(fmt::format("table '{}' has no embedded weights: solution=embedded needs b_embedded", tab.name));

@@ -39,14 +39,14 @@ struct TableMethod {
   std::map<std::string, std::string> options;  ///< tableau=FILE
 };
 
-/// Every kernel-driven method that reads a table file (rk, rkmk), with `file`.
-inline std::vector<TableMethod> table_methods(const std::string& file) {
+/// Every kernel-driven method that reads a table file (rk, rkmk, cf), with the test's user table of its kind.
+inline std::vector<TableMethod> table_methods() {
   std::vector<TableMethod> out;
   for (const auto& p : registry().plugins())
     if (p.integrator)
       for (const auto& m : p.integrator->methods())
         if (!m.self_controlled && takes_table(m.name)) {
-          const std::map<std::string, std::string> options{{"tableau", file}};
+          const std::map<std::string, std::string> options{{"tableau", user_table(m.name)}};
           out.push_back({p.integrator->resolved(m, Settings(p.integrator->options(m.name), options, "option")), options});
         }
   return out;

@@ -148,7 +148,7 @@ TEST_CASE("rotating_ball: every RKMK method reproduces its classical RK method o
       CAPTURE(ball.at("d"));
       Recorder rb, ro;
       // rkmk and rk (tables from a file, listed without one: they pair by their empty table name) run the user's table.
-      const std::map<std::string, std::string> lie_options = test::takes_table(lie.name) ? std::map<std::string, std::string>{{"tableau", test::user_table()}}
+      const std::map<std::string, std::string> lie_options = test::takes_table(lie.name) ? std::map<std::string, std::string>{{"tableau", test::user_table(lie.name)}}
                                                                                       : std::map<std::string, std::string>{};
       const std::map<std::string, std::string> cl_options = test::takes_table(cl.name) ? lie_options : std::map<std::string, std::string>{};
       test::run("rotating_ball", ball, lie.name, 2.0, 0.01, 0, 0, lie_options, &rb);

@@ -31,9 +31,12 @@ inline bool takes_table(const std::string& method) {
   return false;
 }
 
-/// The user's table of the tests (Cash–Karp 5(4), six stages, exact fractions; not shipped):
-/// methods that take a table run it wherever the tests run every method.
-inline std::string user_table() { return std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/cash_karp.toml"; }
+/// The user's table of the tests for a method that takes one (not shipped; methods that take a
+/// table run it wherever the tests run every method): for rk and rkmk Cash–Karp 5(4) (six stages,
+/// exact fractions), for cf a commutator-free 3(2) scheme on Kutta's table.
+inline std::string user_table(const std::string& method = "rk") {
+  return std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/" + (method == "cf" ? "cf3_kutta.toml" : "cash_karp.toml");
+}
 
 /// A model instance of the named plugin with the given parameters (others default).
 inline std::unique_ptr<ModelView> make_model(const std::string& name, const std::map<std::string, std::string>& params = {}) {

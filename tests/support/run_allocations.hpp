@@ -20,7 +20,7 @@ inline long allocations_of_run(const std::string& model, const std::map<std::str
   q.parameters = params;
   q.method = method.name;
   q.t_end = t_end;
-  if (takes_table(method.name)) q.options["tableau"] = user_table();  // rk, rkmk: an adaptive 5(4) pair from a file
+  if (takes_table(method.name)) q.options["tableau"] = user_table(method.name);  // rk, rkmk, cf: an adaptive pair from a file
   if (method.embedded_order > 0 || takes_table(method.name)) {
     q.rtol = 1e-8;
     q.atol = 1e-8;

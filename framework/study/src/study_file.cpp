@@ -332,7 +332,7 @@ GroupSpec make_group(const Where& w, const toml::table& t, int index) {
                    "'match_steps_of' or 'match_error_of' (the name of an adaptive group)");
   if (const auto* n = t.get("options")) g.options = settings_table(w, *n, "options");
   if (const auto* n = t.get("tableau")) {
-    // A coefficient table file for methods rk and rkmk: option tableau, its path from the study file's folder.
+    // A coefficient table file for methods rk and rkmk (a scheme for cf): option tableau, its path from the study file's folder.
     if (g.options.contains("tableau")) w.fail(*n, "give the table once: 'tableau' or options.tableau, not both");
     const std::string path = get_string(w, *n, "tableau");
     if (path.empty()) w.fail(*n, "key 'tableau' must name a table file (it is empty)");

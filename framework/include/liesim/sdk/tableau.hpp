@@ -87,6 +87,32 @@ struct CommutatorFreeScheme {
   ExponentialProduct embedded;           ///< count 0 if none
 };
 
+/// Exponentials of a commutator-free scheme as its stepper reads them, of any number and over any
+/// number of stages: exponential j (j = 0 acting first) is exp(h sum_k alpha[j s + k] f_k).
+struct ExponentialList {
+  int count = 0;              ///< number J of exponentials (0: the identity)
+  int stages = 0;             ///< s: coefficients per exponential
+  std::vector<double> alpha;  ///< J x s, row-major
+  const double* row(int j) const { return alpha.data() + static_cast<std::size_t>(j) * stages; }
+};
+
+/// A commutator-free (or Crouch–Grossman) scheme of any size, as the commutator-free stepper reads
+/// it: a compiled-in CommutatorFreeScheme copied exactly (commutator_free_table), or a scheme read
+/// from a file (tableau_file.hpp).
+struct CommutatorFreeTable {
+  std::string name;
+  int stages = 0;
+  int order = 0;
+  int embedded_order = 0;            ///< 0 if none
+  std::vector<double> c;             ///< nodes
+  std::vector<ExponentialList> stage;  ///< stage[0] is empty (Y_1 = y_n)
+  ExponentialList update;
+  ExponentialList embedded;          ///< count 0 if none
+};
+
+/// A compiled-in scheme as a CommutatorFreeTable (every coefficient copied: the same doubles).
+CommutatorFreeTable commutator_free_table(const CommutatorFreeScheme& scheme);
+
 /// An explicit Runge–Kutta table of any number of stages, as the explicit steppers (classical RK,
 /// RKMK) read it: a compiled-in ButcherTableau copied exactly (runge_kutta_table), or a table read
 /// from a file (tableau_file.hpp).
@@ -132,5 +158,8 @@ std::span<const CommutatorTerm> casas_owren_rkmk4_commutators();
 /// The classical Butcher tableau a commutator-free scheme is consistent with:
 /// a_rk = sum_j alpha^k_{r,j}, b_k = sum_j beta^k_j (thesis §2.2.2).
 ButcherTableau consistent_butcher(const CommutatorFreeScheme& scheme);
+/// The same for a scheme of any size: its consistent explicit Runge–Kutta table (b_hat from the
+/// embedded exponentials).
+RungeKuttaTable consistent_table(const CommutatorFreeTable& scheme);
 
 }  // namespace liesim

@@ -1,5 +1,6 @@
-// Explicit Runge–Kutta tables read at run time from TOML files (docs/tableaux.md), checked at load
-// for the orders they claim: methods `rk` (classical) and `rkmk` (Lie group) run any of them.
+// Explicit Runge–Kutta tables and commutator-free schemes read at run time from TOML files
+// (docs/tableaux.md), checked at load for the orders they claim: methods `rk` (classical) and `rkmk`
+// (Lie group) run any Runge–Kutta table, `cf` any commutator-free (or Crouch–Grossman) scheme.
 #pragma once
 #include <liesim/sdk/settings.hpp>
 #include <liesim/sdk/tableau.hpp>
@@ -31,5 +32,22 @@ RungeKuttaTable method_table(const char* compiled, const Settings& options, cons
 /// and b_embedded; throws liesim::Error naming `source`, the failed condition (its tree and its sum)
 /// and the values.
 void check_tableau(const RungeKuttaTable& table, const std::string& source);
+
+/// The commutator-free scheme in `text` (TOML: name, order, c, stages, update, optional
+/// update_embedded and embedded_order), checked with check_commutator_free.
+CommutatorFreeTable parse_commutator_free(std::string_view text, const std::string& source);
+
+/// The scheme in file `path` (parse_commutator_free).
+CommutatorFreeTable read_commutator_free_file(const std::string& path);
+
+/// The scheme of a commutator-free method: the compiled-in scheme `compiled` when it is not null,
+/// else the file of option `tableau` (method cf).
+CommutatorFreeTable method_scheme(const char* compiled, const Settings& options, const std::string& method);
+
+/// Checks a scheme: the nodes c_r = the sums of stage r's coefficients, the classical conditions of
+/// its consistent Butcher table (named by tree, as check_tableau), then the commutator-free ones on
+/// the generic problem (lie_order_conditions.hpp), for the update and the embedded update up to
+/// their claimed orders (at most max_commutator_free_order); throws liesim::Error naming `source`.
+void check_commutator_free(const CommutatorFreeTable& scheme, const std::string& source);
 
 }  // namespace liesim
