@@ -132,6 +132,24 @@ std::vector<double> lower_triangle(const std::string& source, const toml::table&
   return A;
 }
 
+/// Sum of row i of A.
+double row_sum(const RungeKuttaTable& t, int i) {
+  double sum = 0;
+  for (int j = 0; j < t.stages; ++j) sum += t.row(i)[j];
+  return sum;
+}
+
+/// The first stage i whose node c_i is not the sum of row i of A (to round-off: 8 eps sum_j |a_ij|,
+/// at least 1e-13); -1 when every node is.
+int first_inconsistent_node(const RungeKuttaTable& t) {
+  for (int i = 0; i < t.stages; ++i) {
+    double size = 1;
+    for (int j = 0; j < t.stages; ++j) size += std::abs(t.row(i)[j]);
+    if (std::abs(t.c[i] - row_sum(t, i)) > std::max(1e-13, 8 * 2.220446049250313e-16 * size)) return i;
+  }
+  return -1;
+}
+
 /// Checks the conditions of orders 1..order for weights b; throws naming the first that fails.
 void check_orders(const RungeKuttaTable& t, const std::vector<double>& b, int order, const std::string& weights,
                   const std::string& source, const std::string& what = "table") {
@@ -334,16 +352,9 @@ void check_commutator_free(const CommutatorFreeTable& t, const std::string& sour
     throw Error(fmt::format("{}: scheme '{}' claims order {}; the commutator-free conditions are checked to order {} only", source,
                             t.name, std::max(t.order, t.embedded_order), max_commutator_free_order));
   const RungeKuttaTable consistent = consistent_table(t);
-  for (int i = 0; i < t.stages; ++i) {
-    double sum = 0, size = 1;
-    for (int j = 0; j < t.stages; ++j) {
-      sum += consistent.row(i)[j];
-      size += std::abs(consistent.row(i)[j]);
-    }
-    if (std::abs(t.c[i] - sum) > std::max(1e-13, 8 * 2.220446049250313e-16 * size))
-      throw Error(fmt::format("{}: scheme '{}': node c_{} = {:.17g} is not the sum of stage {}'s coefficients over its exponentials "
-                              "({:.17g})", source, t.name, i + 1, t.c[i], i + 1, sum));
-  }
+  if (const int i = first_inconsistent_node(consistent); i >= 0)
+    throw Error(fmt::format("{}: scheme '{}': node c_{} = {:.17g} is not the sum of stage {}'s coefficients over its exponentials "
+                            "({:.17g})", source, t.name, i + 1, t.c[i], i + 1, row_sum(consistent, i)));
   const std::string what = "the consistent Butcher table of scheme";
   check_orders(consistent, consistent.b, t.order, "its update", source, what);
   check_lie_order(t, t.update, t.order, "its update", source);
@@ -359,16 +370,9 @@ void check_tableau(const RungeKuttaTable& t, const std::string& source) {
   if (t.order > max_checked_order || t.embedded_order > max_checked_order)
     throw Error(fmt::format("{}: table '{}' claims order {}; orders above {} are not checked", source, t.name,
                             std::max(t.order, t.embedded_order), max_checked_order));
-  for (int i = 0; i < t.stages; ++i) {
-    double sum = 0, size = 1;
-    for (int j = 0; j < t.stages; ++j) {
-      sum += t.A[static_cast<std::size_t>(i) * t.stages + j];
-      size += std::abs(t.A[static_cast<std::size_t>(i) * t.stages + j]);
-    }
-    if (std::abs(t.c[i] - sum) > std::max(1e-13, 8 * 2.220446049250313e-16 * size))
-      throw Error(fmt::format("{}: table '{}': node c_{} = {:.17g} is not the sum of row {} of A ({:.17g}): c_i = sum_j a_ij", source,
-                              t.name, i + 1, t.c[i], i + 1, sum));
-  }
+  if (const int i = first_inconsistent_node(t); i >= 0)
+    throw Error(fmt::format("{}: table '{}': node c_{} = {:.17g} is not the sum of row {} of A ({:.17g}): c_i = sum_j a_ij", source,
+                            t.name, i + 1, t.c[i], i + 1, row_sum(t, i)));
   check_orders(t, t.b, t.order, "b", source);
   if (t.embedded_order > 0) {
     check_orders(t, t.b_hat, t.embedded_order, "b_embedded", source);

@@ -126,4 +126,11 @@ class InvariantMonitor final : public Observer {
   long outputs_ = 0;
 };
 
+/// The shipped coefficient tables and schemes (share/liesim/tableaux in the build tree), and the
+/// tests' own table files.
+inline const std::string shipped_dir = std::string(LIESIM_TEST_BINARY_DIR) + "/share/liesim/tableaux/";
+inline const std::string tables_dir = std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/";
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 }  // namespace liesim::test::methods

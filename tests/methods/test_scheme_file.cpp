@@ -17,11 +17,6 @@ using namespace liesim::test::methods;
 
 namespace {
 
-const std::string shipped_dir = std::string(LIESIM_TEST_BINARY_DIR) + "/share/liesim/tableaux/";
-const std::string tables_dir = std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/";
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {  // (== would let -0.0 equal 0.0)
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
@@ -150,7 +145,7 @@ TEST_CASE("cf from the shipped files gives the compiled-in methods' results bit 
   CHECK(final_state("pendulum_chain", pendulum, "cf", 1.0, 0.01, with("cf4.toml")) == final_state("pendulum_chain", pendulum, "cf4", 1.0, 0.01));
   CHECK(final_state("pendulum_chain", pendulum, "cf", 1.0, 0.01, with("cg3.toml")) == final_state("pendulum_chain", pendulum, "cg3", 1.0, 0.01));
   // Adaptive: the same steps accepted and rejected, the same end state.
-  for (const std::pair<const char*, const char*> pair : {std::pair{"cf43.toml", "cf43"}, std::pair{"cf32b.toml", "cf32b"}}) {
+  for (const auto& pair : {std::pair{"cf43.toml", "cf43"}, std::pair{"cf32b.toml", "cf32b"}}) {
     INFO("file: " << pair.first);
     const auto from_file = run("pendulum_chain", pendulum, "cf", 2.0, 0, 1e-7, 1e-7, with(pair.first));
     const auto compiled = run("pendulum_chain", pendulum, pair.second, 2.0, 0, 1e-7, 1e-7);

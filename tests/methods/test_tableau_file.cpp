@@ -17,11 +17,6 @@ using namespace liesim::test::methods;
 
 namespace {
 
-const std::string shipped_dir = std::string(LIESIM_TEST_BINARY_DIR) + "/share/liesim/tableaux/";
-const std::string tables_dir = std::string(LIESIM_TEST_SOURCE_DIR) + "/tests/methods/tables/";
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 /// A table text with the given lines after a valid two-stage header (Heun's method).
 std::string heun_with(const std::string& replace_key, const std::string& line) {
   std::string out;
