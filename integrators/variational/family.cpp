@@ -1,5 +1,6 @@
 // The variational plugin: integrators built from a discrete Lagrangian instead of a vector field
 // (Sharma 2020, seed 001, ch. 2–4), for models with a mechanical description (ABI 2.2).
+#include "galerkin_vi.hpp"
 #include "hermite_stepper.hpp"
 #include "lgvi.hpp"
 #include "optimisation.hpp"
@@ -50,6 +51,15 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                             residual_momentum,
                             {"residual_energy", "|D_1 L_d + g_d^- - E_k| at the accepted step (the energy equation's residual)", false},
                             {"condition", "1-norm condition number of the last Newton Jacobian of the joint (h, v) equations (solve=converged; nan for sequential); grows like 1/h0 (Fig. 3.7)", false}};
+    MethodInfo quadratic{"vi_quadratic",
+                         "Galerkin variational integrator: quadratic trajectory through q_k, one interior point and q_{k+1}, action by "
+                         "Gauss–Legendre quadrature (Marsden–West; Sharma 2020 Fig. 4.4's comparison VI)",
+                         4, 0, false, false, {}, false, ""};
+    quadratic.diagnostics = {{"discrete_energy",
+                              "discrete energy of the last step E_{k+1} = -D_{t_k+1} L_d - g_d^+: the energy averaged along the step's "
+                              "quadratic (within O(h^2) of the energy; q and p are order 4)",
+                              true},
+                             {"residual_momentum", "max-norm of the step equations' residual (momentum at q_k, stationarity at the interior point)", false}};
     const DiagnosticInfo residual{"residual", "max-norm of the step equations' residual at the accepted end point", false};
     MethodInfo hv{"hermite_variational", "Hermite one-step variational method: cubic Hermite trajectory, dL_d/dv0 = dL_d/dv1 = 0 (C^1)", 2, 0,
                   false, false, {}, false, ""};
@@ -79,7 +89,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
     MethodInfo sagd{"sagd", "symplectic accelerated gradient descent: the damped LGVI with the potential at the right end point "
                             "(Sharma 2020 (7.33)-(7.37))",
                     1, 0, true, false, {clamped}, false, ""};
-    std::vector<MethodInfo> all{midpoint, trapezoidal, adaptive, hv, hg, lgvi, lgvi_adaptive, gd, agd, sagd};
+    std::vector<MethodInfo> all{midpoint, trapezoidal, quadratic, adaptive, hv, hg, lgvi, lgvi_adaptive, gd, agd, sagd};
     for (auto& m : all) m.needs = "mechanical";
     return all;
   }
@@ -104,7 +114,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
                                           "converged: h the root of E_d(h) = E_0 with the Cayley equation solved at every h"},
               {"passes", "1", "", "rounds per step of solve=sequential"},
               {"max_steps", "10000000", "", "steps allowed before the run ends with an error"}};
-    if (method == "hermite_variational" || method == "hermite_galerkin") {
+    if (method == "hermite_variational" || method == "hermite_galerkin" || method == "vi_quadratic") {
       auto o = newton_options("1e-12");
       o.insert(o.begin(), {"quadrature", "5", "", "Gauss–Legendre points for the integrals over a step (5 is exact for a quartic potential)"});
       return o;
@@ -125,6 +135,7 @@ class VariationalFamily final : public sdk::IntegratorFamily {
       if (method == "hermite_variational" || method == "hermite_galerkin")
         return new HermiteStepper(method == "hermite_variational" ? HermiteKind::variational : HermiteKind::galerkin,
                                   static_cast<int>(o.integer("quadrature", 1, 20)), tol, iters);
+      if (method == "vi_quadratic") return new GalerkinViStepper(2, static_cast<int>(o.integer("quadrature", 1, 20)), tol, iters);
       error = fmt::format("method '{}' is not a kernel-driven stepper of the variational family", method);
     } catch (const std::exception& e) {
       error = e.what();
