@@ -61,9 +61,11 @@ def linestyle(r):
 STYLE = {}  # method -> (colour, marker), for the whole study (set in main)
 
 
-def line_kw(r):
-    """Colour of the run's method, line style of its kind (time series: no markers)."""
-    return {"color": STYLE.get(r["integrator"], ("k", "o"))[0], "linestyle": linestyle(r)}
+def sparse_markers(kw, points, j, count):
+    """A time series' style with its marker drawn at about 12 of its points, series j of `count`
+    starting at a different point, so that curves lying on each other still show every marker."""
+    every = max(1, points // 12)
+    return dict(kw, markevery=(j * every // max(count, 1), every), ms=4)
 
 
 def plot_kw(r):
@@ -164,9 +166,10 @@ def convergence(out, case, rows):
         return
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     orders = set()
+    styles = series_styles(first)
     for name, pts in sorted(series.items()):
         pts.sort()
-        ax.loglog([p[0] for p in pts], [p[1] for p in pts], label=name, ms=4, **plot_kw(first[name]))
+        ax.loglog([p[0] for p in pts], [p[1] for p in pts], label=name, ms=4, **styles[name])
         orders.add(pts[0][2])
     hs = sorted({p[0] for pts in series.values() for p in pts})
     top = max(p[1] for pts in series.values() for p in pts)
@@ -204,10 +207,11 @@ def work_precision(out, case, rows):
     if not enough_points(series):
         return
     fig, axes = plt.subplots(1, 2, figsize=(12.5, 4.5))
+    styles = series_styles(first)
     for name, pts in sorted(series.items()):
         pts.sort(key=lambda p: p[1])
-        axes[0].loglog([max(p[0], 1e-7) for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
-        axes[1].loglog([p[1] for p in pts], [p[2] for p in pts], label=name, ms=4, **plot_kw(first[name]))
+        axes[0].loglog([max(p[0], 1e-7) for p in pts], [p[2] for p in pts], label=name, ms=4, **styles[name])
+        axes[1].loglog([p[1] for p in pts], [p[2] for p in pts], label=name, ms=4, **styles[name])
     # The study times each run repeatedly (at least `repeat` times and 20 ms of CPU time in all) and keeps the medians.
     axes[0].set_xlabel(seconds_label)
     axes[1].set_xlabel("evaluations of f and F")
@@ -235,12 +239,14 @@ def drift(out, case, rows):
         return
     inv = inv[:6]
     fig, axes = plt.subplots(len(inv), 1, figsize=(7, 2.2 * len(inv)), sharex=True, squeeze=False)
-    for r, f in files:
+    styles = series_styles({f'{label(r)} ({setting(r)})': r for r, _ in files})
+    for j, (r, f) in enumerate(files):
         with open(f) as fh:
             data = list(csv.DictReader(fh))
         if not data or any(c not in data[0] for c in inv):
             continue
         t = [num(d["t"]) for d in data]
+        kw = sparse_markers(styles[f'{label(r)} ({setting(r)})'], len(t), j, len(files))
         for k, c in enumerate(inv):
             # Drift from the first value known: a method's conserved diagnostic (e.g. a discrete
             # energy) has none before the first step.
@@ -249,7 +255,7 @@ def drift(out, case, rows):
             if not finite:
                 continue
             dev = [max(abs(v - finite[0]), 1e-17) if v == v else float("nan") for v in vals]
-            axes[k][0].semilogy(t, dev, label=f'{label(r)} ({setting(r)})', lw=0.9, **line_kw(r))
+            axes[k][0].semilogy(t, dev, label=f'{label(r)} ({setting(r)})', lw=0.9, **kw)
     for k, c in enumerate(inv):
         axes[k][0].set_ylabel(f"|{c} - initial|", fontsize=8)
         axes[k][0].grid(True, which="both", alpha=0.3)
@@ -267,12 +273,13 @@ def step_size(out, case, rows):
     if not files:
         return
     fig, ax = plt.subplots(figsize=(7, 4))
-    for r, f in files:
+    styles = series_styles({f'{label(r)} {setting(r)}': r for r, _ in files})
+    for j, (r, f) in enumerate(files):
         with open(f) as fh:
             data = [d for d in csv.DictReader(fh) if d["accepted"] == "1"]
         if data:
-            ax.semilogy([num(d["t"]) for d in data], [num(d["h"]) for d in data], lw=0.9,
-                        label=f'{label(r)} {setting(r)}', **line_kw(r))
+            ax.semilogy([num(d["t"]) for d in data], [num(d["h"]) for d in data], lw=0.9, label=f'{label(r)} {setting(r)}',
+                        **sparse_markers(styles[f'{label(r)} {setting(r)}'], len(data), j, len(files)))
     ax.set_xlabel("t [s]")
     ax.set_ylabel("accepted step size h [s]")
     ax.grid(True, which="both", alpha=0.3)
@@ -293,9 +300,10 @@ def contractivity(out, case, rows):
     for r in runs:
         series.setdefault(label(r), []).append((num(r["step"]), num(r["distance_ratio"])))
         first.setdefault(label(r), r)
+    styles = series_styles(first)
     for name, pts in sorted(series.items()):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name, ms=3, **plot_kw(first[name]))
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name, ms=3, **styles[name])
     ax.axhline(1.0, color="k", lw=0.8, ls="--")
     ax.set_xlabel("step size h")
     ax.set_ylabel("d(φ_h(p), φ_h(q)) / d(p, q)")
@@ -317,11 +325,11 @@ def roots(out, case, rows):
     for r in runs:
         series.setdefault(label(r), []).append((num(r["step"]), num(r["max:roots"])))
         first.setdefault(label(r), r)
+    styles = series_styles(first)
     for name, pts in sorted(series.items()):
         pts.sort()
-        kw = plot_kw(first[name])
-        ax.step([p[0] for p in pts], [p[1] for p in pts], where="mid", label=name, color=kw["color"], linestyle=kw["linestyle"])
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], kw["marker"], color=kw["color"], ms=3)
+        kw = styles[name]
+        ax.step([p[0] for p in pts], [p[1] for p in pts], where="mid", label=name, **kw, ms=3)
     ax.set_xlabel("step size h")
     ax.set_ylabel("roots of the step equations found")
     ax.grid(True, alpha=0.3)
@@ -380,26 +388,42 @@ def stability_maps(out, rows):
         save(fig, out, "stability_map", f"{base}_{key}")
 
 
+def shade(colour, amount):
+    """`colour` mixed with black (amount > 0) or white (amount < 0), |amount| in [0, 1]."""
+    rgb = matplotlib.colors.to_rgb(colour)
+    towards = 0.0 if amount > 0 else 1.0
+    return matplotlib.colors.to_hex([c + abs(amount) * (towards - c) for c in rgb])
+
+
 def series_styles(first):
-    """{series name: plot kwargs} for the series of one figure (`first`: a row of each), every series
-    told apart by its colour and its marker: a method drawn once keeps its own style; a method drawn
-    for several settings (steps, tolerances, matched steps) keeps its marker and line style, its
-    settings taking colours of a sequential map in the order of step and tolerance; a (colour,
-    marker) pair another series already has moves to the next free marker."""
+    """{series name: plot kwargs} for the series of one figure (`first`: a row of each; every figure
+    of the script draws through it). In one figure every series has a colour and a marker of its own
+    (while markers last: 14): a series takes its method's colour and marker where no earlier series
+    of the figure has them -- methods in name order, a method's settings (steps, tolerances, matched
+    steps) from the smallest, drawn in shades of its colour from dark to light -- else a shade of
+    that colour (counterparts such as rk4 and rkmk4, which share a colour across figures, become
+    red and dark red), else the next free colour of the palettes, and the next free marker. The
+    line style stays the run's kind (fixed, adaptive, matched)."""
     by_method = {}
     for name, r in first.items():
         by_method.setdefault(r["integrator"], []).append(name)
+    with open(STYLES_FILE) as fh:
+        doc = json.load(fh)
+    spare = [matplotlib.colors.to_hex(c) for c in doc["palette"] + doc["plugin_palette"]]
+    spare += [matplotlib.colors.to_hex(plt.get_cmap("viridis")(k / 15)) for k in range(16)]
     markers = ["o", "s", "D", "^", "v", "P", "X", "*", "d"] + EXTRA_MARKERS
-    taken, out = set(), {}
+    colours_taken, markers_taken, out = set(), set(), {}
     for method in sorted(by_method):
         names = sorted(by_method[method], key=lambda n: (num(first[n]["step"]), num(first[n]["tolerance"]), n))
         for k, name in enumerate(names):
             kw = plot_kw(first[name])
-            if len(names) > 1:
-                kw["color"] = matplotlib.colors.to_hex(plt.get_cmap("viridis")(0.9 * k / (len(names) - 1)))
-            candidates = [kw["marker"]] + [m for m in markers if m != kw["marker"]]
-            kw["marker"] = next((m for m in candidates if (kw["color"], m) not in taken), kw["marker"])
-            taken.add((kw["color"], kw["marker"]))
+            base = matplotlib.colors.to_hex(kw["color"])
+            preferred = base if len(names) == 1 else shade(base, 0.5 - 0.9 * k / (len(names) - 1))
+            candidates = [preferred, shade(base, 0.45), shade(base, -0.45)] + spare
+            kw["color"] = next((c for c in candidates if c not in colours_taken), preferred)
+            kw["marker"] = next((m for m in [kw["marker"]] + markers if m not in markers_taken), kw["marker"])
+            colours_taken.add(kw["color"])
+            markers_taken.add(kw["marker"])
             out[name] = kw
     return out
 
@@ -496,14 +520,16 @@ def figure(out, case, rows, spec):
         return
     cols, against = spec["columns"], spec.get("against", [])
     title = spec.get("title", spec["name"]) + f": {case}"
+    names = [f"{label(r)} ({setting(r)})" for r, _ in series]
+    styles = series_styles(dict(zip(names, (r for r, _ in series))))
     if spec.get("kind", "series") == "path":
         three = len(cols) == 3
         fig = plt.figure(figsize=(7.5, 6))
         ax = fig.add_subplot(projection="3d" if three else None)
         if against:
             ax.plot(*[series[0][1][c] for c in against], "k--", lw=1.2, label=" / ".join(against))
-        for r, d in series:
-            ax.plot(*[d[c] for c in cols], lw=1.0, label=f"{label(r)} ({setting(r)})", **line_kw(r))
+        for j, (name, (r, d)) in enumerate(zip(names, series)):
+            ax.plot(*[d[c] for c in cols], lw=1.0, label=name, **sparse_markers(styles[name], len(d[cols[0]]), j, len(series)))
             ax.scatter(*[[d[c][0]] for c in cols], marker="o", s=18)
         ax.set_xlabel(cols[0])
         ax.set_ylabel(cols[1])
@@ -516,9 +542,9 @@ def figure(out, case, rows, spec):
         fig, axes = plt.subplots(len(cols), 1, figsize=(7.5, 2.3 * len(cols) + 0.6), sharex=True, squeeze=False)
         for k, c in enumerate(cols):
             ax = axes[k][0]
-            for r, d in series:
+            for j, (name, (r, d)) in enumerate(zip(names, series)):
                 vals = [max(abs(v), 1e-17) if v == v else math.nan for v in d[c]] if spec.get("log") else d[c]
-                ax.plot(d["t"], vals, lw=0.9, label=f"{label(r)} ({setting(r)})", **line_kw(r))
+                ax.plot(d["t"], vals, lw=0.9, label=name, **sparse_markers(styles[name], len(vals), j, len(series)))
             if against:
                 ax.plot(series[0][1]["t"], series[0][1][against[k]], "k--", lw=1.0, label=against[k])
             if spec.get("log"):

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 
+import matplotlib.colors
 import pytest
 
 BUILD = os.environ["LIESIM_TEST_BINARY_DIR"]
@@ -87,19 +88,22 @@ def _row(integrator, step="0", tolerance="0", **extra):
     return r
 
 
-def test_series_of_one_figure_differ_in_colour_and_marker(plot):
+def test_series_of_one_figure_differ_in_colour_and_in_marker(plot):
     plot.STYLE.update(plot.style_map(["rk4", "rkmk4", "rkmk45"]))
     first = {f"rk4 h={h}": _row("rk4", step=str(h)) for h in (0.1, 0.2, 0.4)}
     first.update({f"rkmk4 h={h}": _row("rkmk4", step=str(h)) for h in (0.1, 0.2, 0.4)})
     first.update({"rkmk45 tol=1e-6": _row("rkmk45", tolerance="1e-6"),
                   "rkmk45 same steps as tol=1e-6": _row("rkmk45", step="0.01", run_id="g|c|rkmk45|match|x")})
     styles = plot.series_styles(first)
-    pairs = [(kw["color"], kw["marker"]) for kw in styles.values()]
-    assert len(set(pairs)) == len(pairs), pairs
-    # A method drawn once keeps its own style; rk4 and rkmk4 keep their markers.
+    for key in ("color", "marker"):
+        values = [kw[key] for kw in styles.values()]
+        assert len(set(values)) == len(values), values
+    # A method drawn once keeps its own style; rk4's settings are shades of its colour, dark to light.
     alone = plot.series_styles({"rk4": _row("rk4", step="0.1")})["rk4"]
     assert (alone["color"], alone["marker"]) == plot.STYLE["rk4"]
-    assert {styles[f"rk4 h={h}"]["marker"] for h in (0.1, 0.2, 0.4)} == {plot.STYLE["rk4"][1]}
+    brightness = [sum(matplotlib.colors.to_rgb(styles[f"rk4 h={h}"]["color"])) for h in (0.1, 0.2, 0.4)]
+    assert brightness == sorted(brightness)
+    assert styles["rk4 h=0.1"]["marker"] == plot.STYLE["rk4"][1]
 
 
 def test_a_one_step_sweep_draws_the_distance_ratio(plot, tmp_path, monkeypatch):
