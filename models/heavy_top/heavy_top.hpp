@@ -249,6 +249,32 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
     out[2] = orthogonality_defect(Q);
   }
 
+  /// The thesis's plotted quantities (seed 000 Figs. 2.2-2.3): M l Gamma, Gamma = Q^-1 Gamma_0 the
+  /// upward unit vertical seen in the body (l = |c|), and the spatial direction of the centre of
+  /// mass Q X, X = c / |c| (attitude formulations only).
+  std::vector<ObservableInfo> observables() const override {
+    std::vector<ObservableInfo> out;
+    for (const char* c : {"x", "y", "z"})
+      out.push_back({fmt::format("Ml_Gamma_{}", c), "kg m", fmt::format("M l Q^-1 Gamma_0, {} component: mass x |c| x the upward unit vertical in the body (seed 000 Figs. 2.2-2.3, left)", c)});
+    if (f_ != Formulation::lie_poisson)
+      for (const char* c : {"x", "y", "z"})
+        out.push_back({fmt::format("QX_{}", c), "", fmt::format("Q X, {} component: spatial direction of the centre of mass, X = c/|c| (seed 000 Fig. 2.2, centre)", c)});
+    return out;
+  }
+
+  Status evaluate_observables(double, ConstVec y, Vec out) noexcept override {
+    const double Ml = ph_.mass * ph_.com.norm();
+    if (f_ == Formulation::lie_poisson) {
+      out.head<3>() = Ml * y.tail<3>();
+      return Status::ok;
+    }
+    const Eigen::Map<const RowMajor3> Q(y.data());
+    out.head<3>() = Ml * (Q.transpose() * ph_.up);
+    const double l = ph_.com.norm();
+    out.segment<3>(3) = l > 0 ? Eigen::Vector3d(Q * ph_.com / l) : Eigen::Vector3d::Zero();
+    return Status::ok;
+  }
+
   std::string check_state(ConstVec y) const override {
     if (f_ == Formulation::lie_poisson) return {};
     return rotation_violation(Eigen::Map<const RowMajor3>(y.data()), "Q");

@@ -59,6 +59,9 @@ INVARIANTS  energy (J) = 1/2 Omega . I Omega - m g . (Q c)    [velocity; tso3 as
                              orthogonality = ||Q^T Q - I||_F (0 on SO(3));
             quadratic also: p_change = |p - p(0)|;
             lie_poisson: gamma_norm = |Gamma|, pi_dot_gamma = Pi . Gamma (= pi . u), the Casimirs.
+OBSERVABLES Ml_Gamma_x/y/z = m |c| Gamma, Gamma = Q^T u the upward unit vertical in the body (kg m;
+            the thesis's M l Q^-1 Gamma_0, Figs. 2.2-2.3); QX_x/y/z = Q c/|c|, the spatial
+            direction of the centre of mass (Fig. 2.2; attitude formulations only).
 PARAMETERS  mass m (kg), inertia_com (kg m^2, about the centre of mass, body axes; 3 principal values
             or 9 row-major), com c (m, O -> centre of mass, body frame), gravity g (m/s^2, spatial
             vector including 9.81), omega0 = Omega(0) (rad/s, body frame), Q0 = Q(0) (9, row-major).

@@ -715,3 +715,29 @@ TEST_CASE("heavy_top: lie_poisson's scene is drawn in the body frame, with Gamma
     CHECK(max_diff(pose_end(P, 5), l / y0.head<3>().norm() * y.head<3>()) < 1e-13);
   }
 }
+
+TEST_CASE("heavy_top: observables M l Q^-1 Gamma_0 and Q X (seed 000 Figs. 2.2-2.3) in every formulation") {
+  // At t0 (Q0 = I, gravity 0,0,-9.81, c = 0,1,0, m = 15): M l Gamma = (0, 0, 15), Q X = (0, 1, 0).
+  for (const auto& f : formulations) {
+    const auto model = make_model("heavy_top", with_formulation(f));
+    const auto names = model->observables();
+    REQUIRE(names.size() == (f == "lie_poisson" ? 3u : 6u));
+    CHECK(names[0].name == "Ml_Gamma_x");
+    Eigen::VectorXd y(model->size()), o(static_cast<Eigen::Index>(names.size()));
+    model->initial_state(y);
+    REQUIRE(model->evaluate_observables(0.0, y, o) == Status::ok);
+    CAPTURE(f);
+    CHECK(max_diff(o.head<3>(), Eigen::Vector3d(0, 0, 15)) < 1e-14);
+    if (f != "lie_poisson") CHECK(max_diff(o.tail<3>(), Eigen::Vector3d(0, 1, 0)) < 1e-14);
+    // After the motion: the observables are m l Gamma and Q c / l of the state (Gamma as `physical` reads it).
+    const Eigen::VectorXd yT = run("heavy_top", with_formulation(f), "rkmk4", 0.3, 1e-3).y;
+    REQUIRE(model->evaluate_observables(0.3, yT, o) == Status::ok);
+    const Physical p = physical(f, yT);
+    CHECK(max_diff(o.head<3>(), 15.0 * p.Gamma) < 1e-12);
+    CHECK(std::abs(o.head<3>().norm() - 15.0) < 1e-11);
+    if (f != "lie_poisson") {
+      const Eigen::Matrix3d Q = Eigen::Map<const RowMajor3>(yT.data());
+      CHECK(max_diff(o.tail<3>(), Eigen::Vector3d(Q.col(1))) < 1e-14);
+    }
+  }
+}
