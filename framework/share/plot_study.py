@@ -513,6 +513,19 @@ def read_series(out, rows):
     return series
 
 
+def read_reference(out, case, columns):
+    """{column: [values]} of the case's reference series (reference/<case>.csv), or None when the
+    study wrote none (an exact reference) or it lacks a column."""
+    for name in (case, safe(case)):
+        path = os.path.join(out, "reference", f"{name}.csv")
+        if os.path.exists(path):
+            with open(path) as fh:
+                data = list(csv.DictReader(fh))
+            if data and all(c in data[0] for c in ["t"] + columns):
+                return {k: [num(d[k]) for d in data] for k in data[0]}
+    return None
+
+
 def figure(out, case, rows, spec):
     """A [[figure]] of the study file: columns of the series against t, or a path in space."""
     series = [(r, d) for r, d in read_series(out, rows) if all(c in d for c in spec["columns"] + spec.get("against", []))]
@@ -522,12 +535,16 @@ def figure(out, case, rows, spec):
     title = spec.get("title", spec["name"]) + f": {case}"
     names = [f"{label(r)} ({setting(r)})" for r, _ in series]
     styles = series_styles(dict(zip(names, (r for r, _ in series))))
+    reference = read_reference(out, case, cols) if spec.get("reference") else None
+    grey = {"color": "0.6", "lw": 2.2, "label": "reference", "zorder": 0}
     if spec.get("kind", "series") == "path":
         three = len(cols) == 3
         fig = plt.figure(figsize=(7.5, 6))
         ax = fig.add_subplot(projection="3d" if three else None)
         if against:
             ax.plot(*[series[0][1][c] for c in against], "k--", lw=1.2, label=" / ".join(against))
+        if reference:
+            ax.plot(*[reference[c] for c in cols], **grey)
         for j, (name, (r, d)) in enumerate(zip(names, series)):
             ax.plot(*[d[c] for c in cols], lw=1.0, label=name, **sparse_markers(styles[name], len(d[cols[0]]), j, len(series)))
             ax.scatter(*[[d[c][0]] for c in cols], marker="o", s=18)
@@ -547,6 +564,8 @@ def figure(out, case, rows, spec):
                 ax.plot(d["t"], vals, lw=0.9, label=name, **sparse_markers(styles[name], len(vals), j, len(series)))
             if against:
                 ax.plot(series[0][1]["t"], series[0][1][against[k]], "k--", lw=1.0, label=against[k])
+            if reference:
+                ax.plot(reference["t"], reference[c], **grey)
             if spec.get("log"):
                 ax.set_yscale("log")
             ax.set_ylabel(f"|{c}|" if spec.get("log") else c, fontsize=8)

@@ -579,6 +579,7 @@ RunResult integrate_steps(RunState& run, SolverView& solver, const RunSpec& spec
       observer.on_diagnostics(diagnostics);
     }
     observer.on_step(t, t_new - t, std::numeric_limits<double>::quiet_NaN(), true);
+    const double h_solver = t_new - t;  // the step the solver's dynamics chose (its statistics)
     if (t_new > T) {  // the part of the step inside the run: to t_end, by the interpolant
       if (solver.interpolate(T, y_new) != Status::ok) run.fail(solver.last_error());
       t_new = T;
@@ -593,7 +594,7 @@ RunResult integrate_steps(RunState& run, SolverView& solver, const RunSpec& spec
     output.emit(run, dense, who, observer, t, h, t_new, y_new, t_new);
     y = y_new;
     t = t_new;
-    run.accept(h);
+    run.accept(h_solver);
     run.check_invariants(t, y, t >= T);
   }
   run.finish();

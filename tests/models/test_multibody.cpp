@@ -34,8 +34,8 @@ using Params = std::map<std::string, std::string>;
 using RowMajor3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 
 const std::string examples = std::string(LIESIM_TEST_SOURCE_DIR) + "/models/multibody/examples/";
-const std::vector<std::string> shipped = {"heavy_top.toml", "pendulum3_ball.toml", "double_pendulum.toml",
-                                          "arm7.urdf",      "satellite.toml",      "gyroscope.toml"};
+const std::vector<std::string> shipped = {"heavy_top.toml", "pendulum3_ball.toml", "double_pendulum.toml", "arm7.urdf",
+                                          "satellite.toml", "gyroscope.toml",      "pendulum.toml"};
 
 bool verbose() { return std::getenv("LIESIM_TEST_VERBOSE") != nullptr; }
 
@@ -485,7 +485,8 @@ TEST_CASE("conservative examples keep energy and momenta; Lie group methods keep
     double h, T;
   };
   for (const Case& c : {Case{"heavy_top.toml", 2.5e-5, 0.2}, Case{"pendulum3_ball.toml", 1e-3, 2.0}, Case{"double_pendulum.toml", 1e-3, 2.0},
-                        Case{"arm7.urdf", 1e-4, 1.0}, Case{"satellite.toml", 1e-3, 2.0}, Case{"gyroscope.toml", 2e-4, 1.0}}) {
+                        Case{"arm7.urdf", 1e-4, 1.0}, Case{"satellite.toml", 1e-3, 2.0}, Case{"gyroscope.toml", 2e-4, 1.0},
+                        Case{"pendulum.toml", 1e-3, 2.0}}) {
     CAPTURE(c.file);
     const Params p = description(c.file, c.file == "arm7.urdf" ? Params{{"q0", "0.3,0.8,-0.4,1.2,0.5,-0.7,0.2"}} : Params{});
     auto m = make_model("multibody", p);
@@ -1016,4 +1017,22 @@ v0 = 0.4
   CHECK(max_abs(pose_position(P, 0)) == 0);
   CHECK(max_abs(pose_position(P, 1) - R * Eigen::Vector3d(0, 0, -0.5)) < 1e-15);  // the inertia solid at the centre of mass
   CHECK(max_abs(pose_position(P, 2) - R * Eigen::Vector3d(0, 0, -1)) < 1e-15);
+}
+
+TEST_CASE("pendulum.toml is the mathematical pendulum: H = p^2/2 - cos q, period 4 K(sin(q0/2)) (seed 000 Fig. 1.1)") {
+  auto m = model("pendulum.toml");
+  REQUIRE(m->size() == 2);
+  Eigen::VectorXd y(2), inv(m->invariant_count());
+  y << 0.7, -0.4;
+  m->evaluate_invariants(y, inv);
+  CHECK(inv[0] == doctest::Approx(0.5 * 0.16 - std::cos(0.7)).epsilon(1e-14));
+  // From rest at q0 = pi/2 the period is 4 K(k), k = sin(pi/4), K(1/sqrt 2) = 1.8540746773013719
+  // (Abramowitz & Stegun 17.3; the lemniscate case): after one period the state is back at the start.
+  const double period = 4 * 1.8540746773013719;
+  const Eigen::VectorXd back = run("multibody", description("pendulum.toml"), "rkmk5", period, period / 4000).y;
+  CHECK(std::abs(back[0] - 1.5707963267948966) < 1e-10);
+  CHECK(std::abs(back[1]) < 1e-10);
+  // Half a period: at rest at -pi/2.
+  const Eigen::VectorXd half = run("multibody", description("pendulum.toml"), "rkmk5", period / 2, period / 4000).y;
+  CHECK(std::abs(half[0] + 1.5707963267948966) < 1e-10);
 }

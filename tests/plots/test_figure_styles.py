@@ -68,7 +68,12 @@ def make_study(folder):
         fh.write('name = "styles"\n'
                  '[[figure]]\nname = "components"\ncolumns = ["y_x", "y_y"]\n'
                  '[[figure]]\nname = "energy"\ncolumns = ["energy"]\nlog = true\n'
-                 '[[figure]]\nname = "path"\nkind = "path"\ncolumns = ["y_x", "y_y"]\n')
+                 '[[figure]]\nname = "path"\nkind = "path"\ncolumns = ["y_x", "y_y"]\nreference = true\n')
+    os.makedirs(os.path.join(folder, "reference"))
+    with open(os.path.join(folder, "reference", "a.csv"), "w") as s:
+        s.write("t,energy,y_x,y_y\n")
+        for k in range(200):
+            s.write(f"{0.025 * k},1,{math.cos(0.025 * k)},{math.sin(0.025 * k)}\n")
     return folder
 
 
@@ -108,6 +113,9 @@ def test_every_kind_of_figure_is_drawn(drawn):
     for kind in ["convergence", "work", "drift", "step", "contractivity", "sweep", "figure"]:
         assert kind in kinds, f"no {kind} figure among {sorted(drawn)}"
     assert {"figure_components_a", "figure_energy_a", "figure_path_a"} <= set(drawn)
+    # reference = true draws the case's reference series beside the runs.
+    labels = drawn["figure_path_a"].axes[0].get_legend_handles_labels()[1]
+    assert "reference" in labels
 
 
 def test_no_two_series_of_a_figure_share_a_colour_or_a_marker(drawn):
@@ -136,4 +144,5 @@ def test_time_series_carry_their_markers(drawn):
     for name in ["drift_a", "step_size_a", "figure_components_a", "figure_path_a"]:
         for ax in drawn[name].axes:
             for series, colour, marker in legend_styles(ax):
-                assert marker not in ("None", "", " "), f"{name}: '{series}' has no marker"
+                if series != "reference":  # the reference is the one grey line without markers
+                    assert marker not in ("None", "", " "), f"{name}: '{series}' has no marker"

@@ -108,6 +108,9 @@ TEST_CASE("[[figure]] tables: kinds, columns, against and axes are checked with 
   CHECK(error_of(base + "name = \"f\"\nkind = \"path\"\ncolumns = [\"a\", \"b\"]\ninvert = [\"z\"]\n").find("invert names axes") !=
         std::string::npos);
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nlog = 1\n").find("key 'log' must be true or false") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"path\"\ncolumns = [\"a\", \"b\"]\nreference = true\n").empty());
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nreference = \"yes\"\n").find("key 'reference' must be true or false") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\nreference = true\n").find("does not apply to a strobe figure") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\ncases = [\"b\"]\n").find("[[figure]] 'f' names unknown case 'b'") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\n[[figure]]\nname = \"f\"\ncolumns = [\"a\"]\n").find("declared twice") !=
         std::string::npos);

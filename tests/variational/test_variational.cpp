@@ -184,6 +184,10 @@ TEST_CASE("vi_adaptive: double well (0.5, 0), h0 = 0.01, T = 100: energy to roun
   CHECK(hmax <= 1.01);
   CHECK(max_res < 1e-13);
   CHECK(r.stats.steps == static_cast<long>(steps.sizes.size()));
+  // The summary's step range is the solver's own steps: the last one passes T = 100 and is cut there
+  // by the interpolant for the output, but its size stays the one the energy equation chose.
+  CHECK(r.stats.h_min_used == doctest::Approx(hmin * 0.01).epsilon(1e-12));
+  CHECK(r.stats.h_max_used == doctest::Approx(hmax * 0.01).epsilon(1e-12));
   // The run's summary measures the same drift (from the value after the first step).
   CHECK(monitor.max_abs_drift()[static_cast<Eigen::Index>(monitor.info().size() - 1)] == doctest::Approx(max_de).epsilon(1e-6));
 

@@ -143,7 +143,7 @@ bool names_case(const std::vector<CaseSpec>& cases, const std::string& name) {
 }
 
 FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<FigureSpec>& earlier) {
-  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "title", "cases", "exposures", "times", "run"});
+  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "reference", "title", "cases", "exposures", "times", "run"});
   FigureSpec f;
   f.line = static_cast<int>(t.source().begin.line);
   if (!t.contains("name")) w.fail(f.line, "[[figure]] needs a 'name' (part of its file name)");
@@ -157,7 +157,7 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
     w.fail(*t.get("kind"), fmt::format("[[figure]] kind must be series, path or strobe (got '{}')", f.kind));
   if (f.kind == "strobe") {
     // The model's scene at several times: no columns; which run, how many exposures or which times.
-    for (const char* key : {"columns", "against", "log", "invert"})
+    for (const char* key : {"columns", "against", "log", "invert", "reference"})
       if (const auto* n = t.get(key)) w.fail(*n, fmt::format("[[figure]] '{}': key '{}' does not apply to a strobe figure", f.name, key));
     if (const auto* n = t.get("exposures")) f.exposures = get_integer(w, *n, "exposures", 2, 100);
     if (const auto* n = t.get("times")) {
@@ -190,6 +190,10 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
     if (!n->is_boolean()) w.fail(*n, "key 'log' must be true or false");
     f.log = *n->value<bool>();
     if (f.log && f.kind == "path") w.fail(*n, "key 'log' applies to series figures");
+  }
+  if (const auto* n = t.get("reference")) {
+    if (!n->is_boolean()) w.fail(*n, "key 'reference' must be true or false");
+    f.reference = *n->value<bool>();
   }
   if (const auto* n = t.get("invert")) {
     f.invert = string_list(w, *n, "invert");

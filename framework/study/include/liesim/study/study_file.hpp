@@ -73,6 +73,7 @@ struct FigureSpec {
   std::vector<std::string> against;  ///< drawn dashed beside (path: as many as columns; series: one per column, or none)
   bool log = false;                  ///< series: logarithmic value axis (|value|)
   std::vector<std::string> invert;   ///< path: axes drawn reversed ("x", "y", "z"), e.g. a vertical axis pointing down
+  bool reference = false;            ///< also draw the case's reference series (grey), e.g. the exact orbit in a phase portrait
   std::string title;
   std::vector<std::string> cases;    ///< case names (before sweep expansion); empty = all
   /// strobe: the motion as one multi-exposure picture (the model's scene), of the reference's
