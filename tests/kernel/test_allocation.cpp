@@ -82,5 +82,5 @@ TEST_CASE("no heap allocation per step for the variational, symplectic, geodesic
       CHECK(accepted >= 1);
     }
   }
-  CHECK(methods == 16);  // 10 variational, slgi, 4 geodesic, lie_generalized_alpha
+  CHECK(methods == 17);  // 11 variational, slgi, 4 geodesic, lie_generalized_alpha
 }
