@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
+#include <map>
 #include <set>
 #include <csignal>
 #include <filesystem>
@@ -992,6 +994,52 @@ steps = [0.1]
   const std::string text = read_text(d / "bad.txt");
   CHECK(text.find("study.toml:2: error = \"rms\" measures the error over each case's output times, but case 'plain' (line 3) has none")
         != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("invariant_error:NAME: the invariants' error against the reference's at the output times (not their drift from t0)") {
+  // The damped oscillator loses energy physically (drift:energy ~ E0); its energy error against the
+  // exact solution's energy at the same instants is the method's, order 4 for rk4.
+  const fs::path d = fresh_dir("invariant_error");
+  const fs::path f = write_study(d, R"(name = "invariant_error"
+[reference]
+integrator = "exact"
+[[case]]
+name = "damped"
+model = "oscillator"
+t_end = 5.0
+parameters = { d = 0.3, k = 4 }
+output_grid = 0.1
+[[case]]
+name = "plain"
+model = "oscillator"
+t_end = 5.0
+parameters = { d = 0.3, k = 4 }
+[[runs]]
+integrators = ["rk4"]
+steps = [0.05, 0.025]
+)");
+  REQUIRE(run("study " + f.string() + " --out " + (d / "out").string()) == 0);
+  const auto table = liesim::test::read_table(d / "out" / "results.csv");
+  const int error = table.column("invariant_error:energy"), drift = table.column("drift:energy");
+  REQUIRE(error >= 0);
+  std::map<std::string, double> by_step;
+  for (const auto& row : table.rows) {
+    const std::string c = row[table.column("case")];
+    CAPTURE(c);
+    if (c == "plain") {
+      CHECK(row[error].empty());  // no output times: no error along the trajectory
+      continue;
+    }
+    REQUIRE_FALSE(row[error].empty());
+    CHECK(std::stod(row[error]) > 0);
+    CHECK(std::stod(row[error]) < 1e-3 * std::stod(row[drift]));
+    by_step[row[table.column("step")]] = std::stod(row[error]);
+  }
+  REQUIRE(by_step.size() == 2);
+  // (by_step's keys in text order: "0.025" first)
+  const double ratio = by_step.begin()->second > 0 ? std::prev(by_step.end())->second / by_step.begin()->second : 0;
+  CHECK(std::log2(ratio) == doctest::Approx(4).epsilon(0.08));  // h = 0.05 against 0.025: order 4 (measured ratio 14.5: 3.86)
   fs::remove_all(d);
 }
 

@@ -44,6 +44,24 @@ void trajectory_errors(RunRecord& rec, const std::vector<double>& run, const std
   rec.error_rms = std::sqrt(sum / static_cast<double>(run.size() / n));
 }
 
+/// Over the output times, for each invariant of the model: max_k |I(y(t_k)) - I(y_ref(t_k))|
+/// (RunRecord::invariant_error), e.g. the energy error against the reference's energy at the same
+/// instants, which for a forced or damped system is not the drift from I(0).
+void invariant_errors(RunRecord& rec, const ModelView& model, const std::vector<double>& run, const std::vector<double>& reference,
+                      std::size_t n) {
+  const int m = model.invariant_count();
+  if (n == 0 || m == 0 || run.empty() || run.size() != reference.size()) return;
+  Eigen::VectorXd a(m), b(m), worst = Eigen::VectorXd::Zero(m);
+  for (std::size_t k = 0; k < run.size(); k += n) {
+    const auto e = static_cast<Eigen::Index>(n);
+    model.evaluate_invariants(Eigen::Map<const Eigen::VectorXd>(run.data() + k, e), a);
+    model.evaluate_invariants(Eigen::Map<const Eigen::VectorXd>(reference.data() + k, e), b);
+    for (int i = 0; i < m; ++i) worst[i] = std::max(worst[i], std::abs(a[i] - b[i]));  // (NaN stays out: the run's check catches it)
+  }
+  const auto info = model.invariants();
+  for (int i = 0; i < m; ++i) rec.invariant_error[info[static_cast<std::size_t>(i)].name] = worst[i];
+}
+
 /// match_error_of: the fewest equal steps that reach the adaptive run's error, searched from its
 /// step count up or down; sets p.spec.step. Returns why it failed ("" when it found the step).
 std::string match_error(const Execution& ex, const RunItem& item, PreparedRun& p) {
@@ -198,6 +216,7 @@ void make_run(const Execution& ex, RunRecord& rec, PreparedRun& p, const RunItem
     rec.error_final = (r.y - yref).norm();
     rec.distance_final = p.model->space().distance(r.y, yref);
     trajectory_errors(rec, trajectory.states, ref.trajectory, static_cast<std::size_t>(r.y.size()));
+    invariant_errors(rec, *p.model, trajectory.states, ref.trajectory, static_cast<std::size_t>(r.y.size()));
     timing_runs(ex, rec, p, item);
   }
   monitored(rec, monitor);

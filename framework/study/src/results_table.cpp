@@ -57,6 +57,7 @@ struct NamedColumns {
 const NamedColumns named_columns[] = {{"param", &ResultColumns::parameters, &RunRecord::parameters},
                                       {"option", &ResultColumns::options, &RunRecord::options},
                                       {"drift", &ResultColumns::invariants, &RunRecord::drift},
+                                      {"invariant_error", &ResultColumns::invariant_errors, &RunRecord::invariant_error},
                                       {"max", &ResultColumns::diagnostics, &RunRecord::diagnostic_max},
                                       {"final", &ResultColumns::observables, &RunRecord::observable_final},
                                       {"event", &ResultColumns::events, &RunRecord::event_time},

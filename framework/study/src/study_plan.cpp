@@ -81,7 +81,7 @@ void check_runs(const StudySpec& study, StudyPlan& plan) {
     events.insert(c.events.begin(), c.events.end());
   }
   plan.columns.events.assign(events.begin(), events.end());
-  std::set<std::string> params, options, invariants, diagnostics, observables;
+  std::set<std::string> params, options, invariants, diagnostics, observables, invariant_errors;
   std::map<std::string, std::set<std::string>> series_columns;  // per case: the columns of its series files
   for (const auto& item : plan.items) {
     const CaseSpec& c = *item.case_spec;
@@ -98,6 +98,7 @@ void check_runs(const StudySpec& study, StudyPlan& plan) {
     for (const auto& [k, v] : p.options) options.insert(k);
     for (const auto& [k, v] : p.control) options.insert(k);
     for (const auto& i : p.invariants) invariants.insert(i);
+    if (!c.output_times.empty()) invariant_errors.insert(p.invariants.begin(), p.invariants.end());
     for (const auto& d : p.method.diagnostics) (d.conserved ? invariants : diagnostics).insert(d.name);
     for (const auto& o : p.observables) observables.insert(o);
     if (item.series) {
@@ -112,6 +113,7 @@ void check_runs(const StudySpec& study, StudyPlan& plan) {
   plan.columns.parameters.assign(params.begin(), params.end());
   plan.columns.options.assign(options.begin(), options.end());
   plan.columns.invariants.assign(invariants.begin(), invariants.end());
+  plan.columns.invariant_errors.assign(invariant_errors.begin(), invariant_errors.end());
   plan.columns.diagnostics.assign(diagnostics.begin(), diagnostics.end());
   plan.columns.observables.assign(observables.begin(), observables.end());
 }

@@ -13,6 +13,9 @@ struct ResultColumns {
   std::vector<std::string> parameters;  ///< union of model parameter names (column "param:NAME")
   std::vector<std::string> options;     ///< union of option names (column "option:NAME")
   std::vector<std::string> invariants;  ///< union of invariant names (column "drift:NAME"), conserved diagnostics included
+  /// the models' invariants in cases with output times (column "invariant_error:NAME": the largest
+  /// |I(y(t_k)) - I(y_ref(t_k))| over the output times)
+  std::vector<std::string> invariant_errors;
   std::vector<std::string> diagnostics; ///< union of the other diagnostics' names (column "max:NAME": largest value in the run)
   std::vector<std::string> observables; ///< union of the models' observable names (column "final:NAME": value at the run's end)
   std::vector<std::string> events;      ///< union of the cases' events (columns "event:WHEN" and "event_error:WHEN")

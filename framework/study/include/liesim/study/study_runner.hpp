@@ -34,6 +34,10 @@ struct RunRecord {
   double error_max = std::numeric_limits<double>::quiet_NaN();
   double error_rms = std::numeric_limits<double>::quiet_NaN();
   std::map<std::string, double> drift;            ///< max |I(t) - I(0)| per invariant
+  /// Over the case's output times, per invariant of the model: max_k |I(y(t_k)) - I(y_ref(t_k))|,
+  /// e.g. the energy error against the reference's energy at the same instants (absent without
+  /// output times).
+  std::map<std::string, double> invariant_error;
   std::map<std::string, double> diagnostic_max;   ///< largest value of each non-conserved diagnostic of the method
   std::map<std::string, double> observable_final; ///< each observable of the model at the run's last output point
   /// Per event of the case ([[event]], by its text "q<0"): the time it was first located, and
