@@ -192,6 +192,25 @@ def run_seconds(rows):
     return (lambda r: num(r["wall_time_s"])), "wall time [s] (median of repeated runs)"
 
 
+def paired_seconds(rows):
+    """run_seconds, except for a constant-step run matched to an adaptive one (match_steps_of,
+    match_error_of), whose time is its side-by-side ratio (paired_time_ratio: the two timed
+    alternately) times the adaptive run's: so that a figure shows the ratio the report's table gives,
+    not one of two medians measured apart."""
+    seconds, axis = run_seconds(rows)
+    by_id = {r["run_id"]: r for r in rows}
+
+    def timed(r):
+        ratio = num(r.get("paired_time_ratio") or "")
+        for tag in ("|match|", "|match_error|"):
+            if tag in r["run_id"] and math.isfinite(ratio):
+                partner = by_id.get(r["run_id"].split(tag, 1)[1])
+                if partner is not None:
+                    return ratio * seconds(partner)
+        return seconds(r)
+    return timed, axis
+
+
 def work_precision(out, case, rows):
     if not SHARE.mine():
         return
@@ -199,7 +218,7 @@ def work_precision(out, case, rows):
     if not runs:
         return
     series, first = {}, {}
-    seconds, seconds_label = run_seconds(runs)
+    seconds, seconds_label = paired_seconds(rows)
     for r in runs:
         evals = int(r["f_evals"]) + int(r["F_evals"])
         series.setdefault(label(r), []).append((seconds(r), evals, err(r)))
@@ -452,7 +471,7 @@ def sweeps(out, rows):
         fig, axes = plt.subplots(1, 1 if one_step else 3, figsize=(7.5 if one_step else 15, 4.2), squeeze=False)
         axes = axes[0]
         series = {}
-        seconds, seconds_label = run_seconds([r for _, r in items])
+        seconds, seconds_label = paired_seconds(rows)
         # One line per method and setting; a matched constant step (match_steps_of, match_error_of)
         # counts as one setting although h differs from case to case.
         def matched_setting(r):

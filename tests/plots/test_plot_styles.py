@@ -123,3 +123,15 @@ def test_a_one_step_sweep_draws_the_distance_ratio(plot, tmp_path, monkeypatch):
     assert len(lines) == 2
     assert all(len(y) == 3 and all(v == v for v in y) for _, y in lines)  # three finite points each
     assert sorted(y[1] for _, y in lines) == [1.0, 1.0]  # c = 1 keeps the distance
+
+
+def test_a_matched_run_is_timed_by_its_side_by_side_ratio(plot):
+    # Figures show a matched constant-step run at paired_time_ratio x its adaptive run's time, the
+    # ratio the report's table gives, not its own median measured at another moment.
+    adaptive = _row("rkmk45", tolerance="1e-06", run_id="v|c|rkmk45|tol|1e-06", cpu_time_s="0.002")
+    matched = _row("rkmk5", step="0.01", run_id="e|c|rkmk5|match_error|v|c|rkmk45|tol|1e-06", cpu_time_s="0.001",
+                   paired_time_ratio="1.25")
+    alone = _row("rk4", step="0.01", cpu_time_s="0.003", paired_time_ratio="")
+    timed, axis = plot.paired_seconds([adaptive, matched, alone])
+    assert timed(adaptive) == 0.002 and timed(matched) == 0.0025 and timed(alone) == 0.003
+    assert axis.startswith("CPU time")

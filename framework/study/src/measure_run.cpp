@@ -97,7 +97,8 @@ std::string match_error(const Execution& ex, const RunItem& item, PreparedRun& p
 
 /// The wall and CPU times of the integration alone: runs without observers (no files written, no
 /// invariants evaluated), their medians. A matched run is timed side by side with its adaptive
-/// run: after one untimed run of each, they alternate, so that both see the same machine. A
+/// run: after one untimed run of each, they alternate, so that both see the same machine; the
+/// ratio of their median CPU times is paired_time_ratio. A
 /// failure here leaves the ratio empty; the run itself has succeeded.
 void timing_runs(const Execution& ex, RunRecord& rec, PreparedRun& p, const RunItem& item) {
   const int repeats = std::max(1, ex.study.repeat);
@@ -130,7 +131,7 @@ void timing_runs(const Execution& ex, RunRecord& rec, PreparedRun& p, const RunI
     }
     if (partner) {
       try {
-        partner_times.push_back(execute(*partner, null).stats.wall_time_s);
+        partner_times.push_back(execute(*partner, null).stats.cpu_time_s);
       } catch (const std::exception&) {
         partner.reset();
         partner_times.clear();
@@ -139,7 +140,7 @@ void timing_runs(const Execution& ex, RunRecord& rec, PreparedRun& p, const RunI
   }
   rec.wall_time_s = median(times);
   rec.cpu_time_s = median(cpu_times);
-  if (!partner_times.empty()) rec.paired_time_ratio = rec.wall_time_s / median(partner_times);
+  if (!partner_times.empty()) rec.paired_time_ratio = rec.cpu_time_s / median(partner_times);
 }
 
 /// A one-step run: the same step from the pair's point, d(phi_h(p), phi_h(q)) / d(p, q).

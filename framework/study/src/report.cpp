@@ -124,16 +124,16 @@ void write_matched_runs(std::ostream& o, const StudySpec& study, const StudyResu
         o << (std::string(kind) == "steps"
                   ? "## Variable against constant step, same number of steps (`match_steps_of`)\n\n"
                     "The time ratio is measured side by side: the two runs timed alternately, the study's `repeat` "
-                    "times each (more for runs under 20 ms in all), ratio of the medians.\n\n"
+                    "times each (more for runs under 20 ms in all), ratio of the median CPU times.\n\n"
                     "| case | adaptive method | tol | steps (rejected) | error | constant-step method | error | "
                     "error ratio constant / adaptive | time ratio constant / adaptive |\n"
                     "|---|---|---|---|---|---|---|---|---|\n"
                   : "## Variable against constant step at equal accuracy (`match_error_of`)\n\n"
                     "The constant-step method runs with the fewest equal steps whose error at T is at most the adaptive "
-                    "run's. Wall times are medians of the study's `repeat` timing runs (more for runs under 20 ms in all), measured side by side (the two "
+                    "run's. CPU times are medians of the study's `repeat` timing runs (more for runs under 20 ms in all), measured side by side (the two "
                     "runs timed alternately); the f ratio counts f and F evaluations, rejected steps included.\n\n"
-                    "| case | adaptive method | tol | steps (rejected) | error | wall time [s] | constant-step method | steps | "
-                    "error | wall time [s] | time ratio constant / adaptive | f ratio |\n"
+                    "| case | adaptive method | tol | steps (rejected) | error | CPU time [s] | constant-step method | steps | "
+                    "error | CPU time [s] | time ratio constant / adaptive | f ratio |\n"
                     "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         any = true;
       }
@@ -147,12 +147,12 @@ void write_matched_runs(std::ostream& o, const StudySpec& study, const StudyResu
                          ad.status == "ok" && co.status == "ok" ? fmt::format("{:.2f}", co.error_final / ad.error_final) : "–",
                          time_ratio);
       else
-        // Both wall times from the side-by-side timing (the adaptive run's median is the
+        // Both CPU times from the side-by-side timing (the adaptive run's median is the
         // constant-step run's divided by the ratio), so that they divide to the ratio shown.
         o << fmt::format("| {} | {} | {:.3g} | {} ({}) | {} | {} | {} | {} | {} | {:.3g} | {} | {} |\n", co.case_name,
                          ad.integrator, ad.tolerance, ad.stats.steps, ad.stats.rejected_steps, err(ad),
-                         std::isfinite(co.paired_time_ratio) ? fmt::format("{:.3g}", co.wall_time_s / co.paired_time_ratio) : "–",
-                         co.integrator, co.status == "ok" ? std::to_string(co.stats.steps) : "–", err(co), co.wall_time_s,
+                         std::isfinite(co.paired_time_ratio) ? fmt::format("{:.3g}", co.cpu_time_s / co.paired_time_ratio) : "–",
+                         co.integrator, co.status == "ok" ? std::to_string(co.stats.steps) : "–", err(co), co.cpu_time_s,
                          time_ratio, co.status == "ok" && f_of(ad) > 0 ? fmt::format("{:.2f}", f_of(co) / f_of(ad)) : "–");
     }
     if (any) o << "\n";

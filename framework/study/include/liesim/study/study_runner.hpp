@@ -48,7 +48,7 @@ struct RunRecord {
   /// Median CPU time of the same timing runs (the thread that ran each; Stats::cpu_time_s); NaN
   /// for a run whose process died (not measured).
   double cpu_time_s = 0.0;
-  /// Matched runs: median wall time over that of the adaptive run they match, the two timed
+  /// Matched runs: median CPU time over that of the adaptive run they match, the two timed
   /// alternately (side by side); NaN otherwise.
   double paired_time_ratio = std::numeric_limits<double>::quiet_NaN();
   /// One-step groups: d(phi_h(p), phi_h(q)) / d(p, q) for the case's point p and its pair q, in the
