@@ -6,6 +6,7 @@ Usage: plot_study.py [--progress-fd FD] [--part K/N] DIR    -> DIR/plots/{conver
                               study's [[figure]] tables (read from DIR/study.toml)
 """
 import csv
+import functools
 import json
 import math
 import os
@@ -27,14 +28,20 @@ STYLES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "method_s
 EXTRA_MARKERS = ["h", "p", "8", "<", ">"]
 
 
+@functools.lru_cache(maxsize=None)
+def styles_doc(styles_file=STYLES_FILE):
+    """method_styles.json, read once per file."""
+    with open(styles_file) as fh:
+        return json.load(fh)
+
+
 def style_map(integrators, styles_file=STYLES_FILE):
     """{method: (colour, marker)}: the fixed entry of method_styles.json for a known method; any
     other (a plugin's) a colour of plugin_palette (which no known method uses) and an unused marker,
     chosen by a hash of its name, so that it looks the same in every study; two unknown methods of
     one call that hash alike: the later in name order takes the next free pair. Distinct for every
     method given (up to len(plugin_palette) x len(EXTRA_MARKERS) unknown ones)."""
-    with open(styles_file) as fh:
-        doc = json.load(fh)
+    doc = styles_doc(styles_file)
     known = {k: (v["colour"], v["marker"]) for k, v in doc["methods"].items()}
     out = {m: known[m] for m in integrators if m in known}
     extra = [(c, mk) for mk in EXTRA_MARKERS for c in doc["plugin_palette"]]
@@ -426,8 +433,7 @@ def series_styles(first):
     by_method = {}
     for name, r in first.items():
         by_method.setdefault(r["integrator"], []).append(name)
-    with open(STYLES_FILE) as fh:
-        doc = json.load(fh)
+    doc = styles_doc()
     spare = [matplotlib.colors.to_hex(c) for c in doc["palette"] + doc["plugin_palette"]]
     spare += [matplotlib.colors.to_hex(plt.get_cmap("viridis")(k / 15)) for k in range(16)]
     markers = ["o", "s", "D", "^", "v", "P", "X", "*", "d"] + EXTRA_MARKERS

@@ -13,14 +13,18 @@ const LagrangianRule& lagrangian_rule(const std::string& name) {
   throw Error("unknown discrete Lagrangian '" + name + "': choose midpoint or trapezoidal");
 }
 
+void factor_mass(const MechanicalSystemView& mech, Eigen::MatrixXd& mass, Eigen::LLT<Eigen::MatrixXd>& llt) {
+  mass.resize(mech.dof(), mech.dof());
+  mech.mass_matrix(mass);
+  llt.compute(mass);
+  if (llt.info() != Eigen::Success) throw Error("the model's mass matrix is not positive definite");
+}
+
 void DiscreteLagrangian::init(const MechanicalSystemView& mech, const LagrangianRule& rule) {
   mech_ = &mech;
   rule_ = &rule;
   m_ = mech.dof();
-  mass_.resize(m_, m_);
-  mech.mass_matrix(mass_);
-  llt_.compute(mass_);
-  if (llt_.info() != Eigen::Success) throw Error("the model's mass matrix is not positive definite");
+  factor_mass(mech, mass_, llt_);
   for (auto* v : {&x_, &grad_, &force_, &fd_minus_, &fd_plus_, &p_k_, &p_k1_, &mv_}) v->resize(m_);
 }
 

@@ -23,6 +23,9 @@ struct LagrangianRule {
 /// "midpoint" or "trapezoidal".
 const LagrangianRule& lagrangian_rule(const std::string& name);
 
+/// The model's mass matrix M (m x m) and its Cholesky factor; throws when M is not positive definite.
+void factor_mass(const MechanicalSystemView& mech, Eigen::MatrixXd& mass, Eigen::LLT<Eigen::MatrixXd>& llt);
+
 /// The terms of the discrete Euler–Lagrange / Lagrange–d'Alembert equations of one step
 /// (t_k, q_k) -> (t_k + h, q_k + h v), in position–momentum form:
 ///   p_k     = M v + h sum w_i (1 - s_i) dU_i - f_d^-      (minus_D2)

@@ -1,5 +1,6 @@
 // Galerkin variational integrator (polynomial trajectory through equally spaced control points).
 #include "galerkin_vi.hpp"
+#include "discrete_lagrangian.hpp"
 #include "hermite_stepper.hpp"
 #include "vi_stepper.hpp"
 
@@ -46,13 +47,7 @@ Status GalerkinViStepper::init(ModelView& model, std::string& error) noexcept {
     if (!mech_) return Status::fatal;
     model_ = &model;
     m_ = mech_->dof();
-    mass_.resize(m_, m_);
-    mech_->mass_matrix(mass_);
-    llt_.compute(mass_);
-    if (llt_.info() != Eigen::Success) {
-      error = "the model's mass matrix is not positive definite";
-      return Status::fatal;
-    }
+    factor_mass(*mech_, mass_, llt_);
     newton_.resize(static_cast<Eigen::Index>(degree_) * m_);
     z_.resize(static_cast<Eigen::Index>(degree_) * m_);
     res_.resize(z_.size());

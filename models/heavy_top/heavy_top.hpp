@@ -263,14 +263,13 @@ class HeavyTop final : public sdk::Model, public sdk::RigidBodySystem {
   }
 
   Status evaluate_observables(double, ConstVec y, Vec out) noexcept override {
-    const double Ml = ph_.mass * ph_.com.norm();
+    const double l = ph_.com.norm(), Ml = ph_.mass * l;
     if (f_ == Formulation::lie_poisson) {
       out.head<3>() = Ml * y.tail<3>();
       return Status::ok;
     }
     const Eigen::Map<const RowMajor3> Q(y.data());
     out.head<3>() = Ml * (Q.transpose() * ph_.up);
-    const double l = ph_.com.norm();
     out.segment<3>(3) = l > 0 ? Eigen::Vector3d(Q * ph_.com / l) : Eigen::Vector3d::Zero();
     return Status::ok;
   }
