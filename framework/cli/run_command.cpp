@@ -82,7 +82,7 @@ RunArguments parse_run(const std::vector<std::string>& args) {
       "output-grid", po::value(&output_grid_dt)->value_name("DT"), "output at exactly t0 + k DT, k = 1, 2, ... up to t_end")(
       "output-every", po::value(&output_every)->default_value(1)->value_name("N"), "write every N-th step to --output (and the last)")(
       "stop-when", po::value(&req.stop_when)->composing()->value_name("NAME<VALUE"),
-      "stop the run when NAME<VALUE or NAME>VALUE first holds (NAME a state column or an observable; repeatable)")(
+      "stop the run when NAME<VALUE or NAME>VALUE first holds (NAME a state column, an invariant or an observable; repeatable)")(
       "event", po::value(&req.events)->composing()->value_name("NAME>VALUE"),
       "record when NAME<VALUE or NAME>VALUE starts to hold, without stopping (repeatable)")(
       "events", po::value(&events_file)->value_name("FILE.csv"), "CSV of the located events (event, t, state)")(

@@ -124,10 +124,12 @@ def num(text):
 
 
 def save(fig, out, kind, case):
+    """plots/<kind>_<case>.png and .svg; without a case (a figure of several cases) plots/<kind>.png."""
+    name = f"{kind}_{safe(case)}" if case is not None else kind
     for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, "plots", f"{kind}_{safe(case)}.{ext}"), dpi=110, bbox_inches="tight")
+        fig.savefig(os.path.join(out, "plots", f"{name}.{ext}"), dpi=110, bbox_inches="tight")
     plt.close(fig)
-    PROGRESS.note(f"{kind}_{safe(case)}.png")
+    PROGRESS.note(f"{name}.png")
 
 
 def outside_legend(ax, **kw):
@@ -552,13 +554,20 @@ def read_reference(out, case, columns):
 
 
 def figure(out, case, rows, spec):
-    """A [[figure]] of the study file: columns of the series against t, or a path in space."""
+    """A [[figure]] of the study file: columns of the series against t (or the step number), or a
+    path in space; of one case, or (case None: together = true) of every case of `rows`, its series
+    named by their case."""
     series = [(r, d) for r, d in read_series(out, rows) if all(c in d for c in spec["columns"] + spec.get("against", []))]
     if not series:
         return
     cols, against = spec["columns"], spec.get("against", [])
-    title = spec.get("title", spec["name"]) + f": {case}"
-    names = [f"{label(r)} ({setting(r)})" for r, _ in series]
+    title = spec.get("title", spec["name"]) + (f": {case}" if case is not None else "")
+    names = [f"{'' if case is not None else r['case'] + ': '}{label(r)} ({setting(r)})" for r, _ in series]
+    steps = spec.get("x", "t") == "step"
+
+    def abscissa(r, d):
+        return [t / num(r["step"]) for t in d["t"]] if steps else d["t"]
+
     styles = series_styles(dict(zip(names, (r for r, _ in series))))
     reference = read_reference(out, case, cols) if spec.get("reference") else None
     grey = {"color": "0.6", "lw": 2.2, "label": "reference", "zorder": 0}
@@ -586,7 +595,7 @@ def figure(out, case, rows, spec):
             ax = axes[k][0]
             for j, (name, (r, d)) in enumerate(zip(names, series)):
                 vals = [max(abs(v), 1e-17) if v == v else math.nan for v in d[c]] if spec.get("log") else d[c]
-                ax.plot(d["t"], vals, lw=0.9, label=name, **sparse_markers(styles[name], len(vals), j, len(series)))
+                ax.plot(abscissa(r, d), vals, lw=0.9, label=name, **sparse_markers(styles[name], len(vals), j, len(series)))
             if against:
                 ax.plot(series[0][1]["t"], series[0][1][against[k]], "k--", lw=1.0, label=against[k])
             if reference:
@@ -595,7 +604,7 @@ def figure(out, case, rows, spec):
                 ax.set_yscale("log")
             ax.set_ylabel(f"|{c}|" if spec.get("log") else c, fontsize=8)
             ax.grid(True, which="both", alpha=0.3)
-        axes[-1][0].set_xlabel("t [s]")
+        axes[-1][0].set_xlabel("step k = t / h (iteration)" if steps else "t [s]")
         outside_legend(axes[0][0])
     fig.suptitle(title)
     save(fig, out, f'figure_{spec["name"]}', case)
@@ -611,9 +620,12 @@ def figures(out, rows):
         if spec.get("kind") == "strobe":
             continue  # drawn by liesim itself (the model's scene: strobe.py), not from the series
         wanted = spec.get("cases", [])
-        for case in sorted({r["case"] for r in rows}):
-            if wanted and not any(case == w or case.startswith(w + "[") for w in wanted):
-                continue
+        cases = [c for c in sorted({r["case"] for r in rows}) if not wanted or any(c == w or c.startswith(w + "[") for w in wanted)]
+        if spec.get("together"):
+            if SHARE.mine():
+                figure(out, None, [r for r in rows if r["case"] in cases], spec)
+            continue
+        for case in cases:
             if SHARE.mine():
                 figure(out, case, [r for r in rows if r["case"] == case], spec)
 

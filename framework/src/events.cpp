@@ -15,14 +15,21 @@ EventSpec parse_event(const std::string& text, const ModelView& model, bool term
   const auto states = model.state_names();
   for (std::size_t k = 0; k < states.size(); ++k)
     if (states[k] == e.name) e.state_index = static_cast<int>(k);
-  std::vector<std::string> observables;
+  std::vector<std::string> invariants, observables;
+  for (const auto& i : model.invariants()) invariants.push_back(i.name);
   for (const auto& o : model.observables()) observables.push_back(o.name);
   if (e.state_index < 0)
+    for (std::size_t k = 0; k < invariants.size(); ++k)
+      if (invariants[k] == e.name) e.invariant_index = static_cast<int>(k);
+  if (e.state_index < 0 && e.invariant_index < 0)
     for (std::size_t k = 0; k < observables.size(); ++k)
       if (observables[k] == e.name) e.observable_index = static_cast<int>(k);
-  if (e.state_index < 0 && e.observable_index < 0)
-    throw Error(fmt::format("event '{}': '{}' is neither a state column ({}) nor an observable ({}) of the model", text, e.name,
-                            fmt::join(states, ", "), observables.empty() ? std::string("none") : fmt::format("{}", fmt::join(observables, ", "))));
+  const auto listed = [](const std::vector<std::string>& names) {
+    return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
+  };
+  if (e.state_index < 0 && e.invariant_index < 0 && e.observable_index < 0)
+    throw Error(fmt::format("event '{}': '{}' is neither a state column ({}) nor an invariant ({}) nor an observable ({}) of the model",
+                            text, e.name, fmt::join(states, ", "), listed(invariants), listed(observables)));
   return e;
 }
 
@@ -39,9 +46,11 @@ void set_solver_events(SolverView& solver, EventLocator& events, const std::stri
 EventLocator::EventLocator(const std::vector<EventSpec>& events, ModelView& model)
     : events_(events), model_(model), g0_(events.size()), g1_(events.size()), y_theta_(events.empty() ? 0 : model.size()) {
   for (const auto& e : events) {
+    invariants_needed_ = invariants_needed_ || e.invariant_index >= 0;
     observables_needed_ = observables_needed_ || e.observable_index >= 0;
     directions_.push_back(e.direction);
   }
+  invariants_.resize(invariants_needed_ ? model.invariant_count() : 0);
   observables_.resize(observables_needed_ ? model.observable_count() : 0);
 }
 
@@ -52,6 +61,7 @@ int32_t EventLocator::g(void* self, double t, const double* y, double* g_out) no
 }
 
 Status EventLocator::evaluate(double t, ConstVec y, Vec g) noexcept {
+  if (invariants_needed_) model_.evaluate_invariants(y, invariants_);
   if (observables_needed_) {
     const Status s = model_.evaluate_observables(t, y, observables_);
     if (s != Status::ok) return s;
@@ -61,6 +71,7 @@ Status EventLocator::evaluate(double t, ConstVec y, Vec g) noexcept {
 }
 
 Status EventLocator::evaluate_one(std::size_t k, double t, ConstVec y, double& g) noexcept {
+  if (events_[k].invariant_index >= 0) model_.evaluate_invariants(y, invariants_);
   if (events_[k].observable_index >= 0) {
     const Status s = model_.evaluate_observables(t, y, observables_);
     if (s != Status::ok) return s;

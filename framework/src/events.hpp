@@ -1,4 +1,4 @@
-// Events of a kernel-driven run: g(t, y) = (a state component or an observable) - value changes
+// Events of a kernel-driven run: g(t, y) = (a state component, an invariant or an observable) - value changes
 // sign in the event's direction inside an accepted step; the time is located by the Illinois
 // method (regula falsi with the retained end's value halved) on the method's dense output.
 #pragma once
@@ -50,14 +50,17 @@ class EventLocator {
   /// g of event k at y, with the observables (where it needs them) already in observables_.
   double g_of(std::size_t k, ConstVec y) const noexcept {
     const EventSpec& e = events_[k];
-    return (e.state_index >= 0 ? y[e.state_index] : observables_[e.observable_index]) - e.value;
+    const double v = e.state_index >= 0       ? y[e.state_index]
+                     : e.invariant_index >= 0 ? invariants_[e.invariant_index]
+                                              : observables_[e.observable_index];
+    return v - e.value;
   }
 
   const std::vector<EventSpec>& events_;
   ModelView& model_;
-  Eigen::VectorXd g0_, g1_, observables_, y_theta_;
+  Eigen::VectorXd g0_, g1_, invariants_, observables_, y_theta_;
   std::vector<int32_t> directions_;
-  bool observables_needed_ = false;
+  bool invariants_needed_ = false, observables_needed_ = false;
 };
 
 /// Hand `events` to a solver's own root finding (Solver::set_events; nothing for a solver the host

@@ -1,4 +1,4 @@
-// Events: g(t, y) = (a state column or an observable) - value crossing zero in a direction, located
+// Events: g(t, y) = (a state column, an invariant or an observable) - value crossing zero in a direction, located
 // by the Illinois method on a kernel-driven method's dense output, or by a SUNDIALS solver's own
 // root finding; checked against closed forms to 1e-10, with the documented limit and bad input.
 #include "common.hpp"
@@ -85,6 +85,21 @@ TEST_CASE("events: located on the dense output to 1e-10 against closed forms; a 
   REQUIRE(rs.events.size() == 1);
   CHECK(std::abs(rs.t - pi / 2) < 1e-10);
   CHECK(std::abs(rs.y.norm() - 1.0) < 1e-14);
+}
+
+TEST_CASE("events on an invariant: the critically damped oscillator's energy falls below E(1.3) at t = 1.3, on the dense output and by CVODE") {
+  // m = 1, d = 2, k = 1 from (1, 0): x = (1 + t) e^-t, v = -t e^-t, so E = ((1 + t)^2 + t^2) e^-2t / 2
+  // decreases strictly (dE/dt = -2 v^2).
+  const auto energy = [](double t) { return 0.5 * ((1 + t) * (1 + t) + t * t) * std::exp(-2 * t); };
+  const std::string when = fmt::format("energy<{:.17g}", energy(1.3));
+  const Params p{{"m", "1"}, {"d", "2"}, {"k", "1"}, {"x0", "1"}, {"v0", "0"}};
+  for (const char* method : {"dopri45", "cvode_adams"}) {
+    CAPTURE(method);
+    const RunResult r = run_events("oscillator", p, method, 3.0, 1e-12, {when});
+    REQUIRE(r.events.size() == 1);
+    CHECK(std::abs(r.events[0].t - 1.3) < 1e-9);
+    CHECK(r.t == r.events[0].t);
+  }
 }
 
 TEST_CASE("events by SUNDIALS' root finding: the oscillator's crossings to 1e-10, terminal and recorded") {
@@ -208,7 +223,7 @@ TEST_CASE("events: the limit (two crossings inside one step are missed), and bad
   CHECK(std::abs(found.events[0].t - 0.5 * std::asin(0.95)) < 1e-4);
   RunRequest bad = request("harmonic_oscillator", {}, "rk4", 1.0, 0.1, {});
   bad.stop_when = {"x<0"};
-  CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("'x' is neither a state column (q, v) nor an observable"), Error);
+  CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("'x' is neither a state column (q, v) nor an invariant (energy) nor an observable"), Error);
   bad.stop_when = {"q=0"};
   CHECK_THROWS_WITH_AS(run(bad), doctest::Contains("write NAME<VALUE"), Error);
   bad.stop_when = {"q<zero"};

@@ -38,6 +38,9 @@ def make_study(folder):
         for h in [0.1, 0.2, 0.4]:
             add("sweep", f"b[x={x}]", "rk4", 4, step=h, series=False)
             add("sweep", f"b[x={x}]", "rkmk4", 4, step=h, series=False)
+    for case in ["d1", "d2"]:  # drawn together, against the step number
+        for method in ["rk4", "rkmk4"]:
+            add("iterations", case, method, 4, step=0.1)
     for h in [0.5, 1.0]:
         for method in ["geodesic_implicit_midpoint", "spherical_midpoint"]:
             add("one_step", "c", method, 2, step=h, series=False)
@@ -68,7 +71,9 @@ def make_study(folder):
         fh.write('name = "styles"\n'
                  '[[figure]]\nname = "components"\ncolumns = ["y_x", "y_y"]\n'
                  '[[figure]]\nname = "energy"\ncolumns = ["energy"]\nlog = true\n'
-                 '[[figure]]\nname = "path"\nkind = "path"\ncolumns = ["y_x", "y_y"]\nreference = true\n')
+                 '[[figure]]\nname = "path"\nkind = "path"\ncolumns = ["y_x", "y_y"]\nreference = true\ncases = ["a"]\n'
+                 '[[figure]]\nname = "iterations"\ncolumns = ["energy"]\nlog = true\nx = "step"\ntogether = true\n'
+                 'cases = ["d1", "d2"]\n')
     os.makedirs(os.path.join(folder, "reference"))
     with open(os.path.join(folder, "reference", "a.csv"), "w") as s:
         s.write("t,energy,y_x,y_y\n")
@@ -87,7 +92,7 @@ def drawn(tmp_path_factory):
     figures = {}
 
     def keep(fig, out, kind, case):
-        figures[f"{kind}_{plot.safe(case)}"] = fig
+        figures[f"{kind}_{plot.safe(case)}" if case is not None else kind] = fig
 
     plot.save = keep
     plot.plt.rcParams["figure.max_open_warning"] = 0
@@ -116,6 +121,18 @@ def test_every_kind_of_figure_is_drawn(drawn):
     # reference = true draws the case's reference series beside the runs.
     labels = drawn["figure_path_a"].axes[0].get_legend_handles_labels()[1]
     assert "reference" in labels
+
+
+def test_a_figure_of_several_cases_against_the_step_number(drawn):
+    # together = true: one figure (plots/figure_iterations.png) of both cases, series named by case;
+    # x = "step": the abscissa is t / h (0 ... 99 for 100 samples 0.05 apart at h = 0.1 ... / 0.1).
+    assert "figure_iterations" in drawn and not any(n.startswith("figure_iterations_") for n in drawn)
+    ax = drawn["figure_iterations"].axes[0]
+    labels = ax.get_legend_handles_labels()[1]
+    assert sorted(labels) == ["d1: rk4 (iterations) (h=0.1)", "d1: rkmk4 (iterations) (h=0.1)",
+                              "d2: rk4 (iterations) (h=0.1)", "d2: rkmk4 (iterations) (h=0.1)"], labels
+    xs = ax.get_lines()[0].get_xdata()
+    assert abs(max(xs) - 49.5) < 1e-9 and ax.get_xlabel().startswith("step")
 
 
 def test_no_two_series_of_a_figure_share_a_colour_or_a_marker(drawn):

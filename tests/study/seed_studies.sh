@@ -29,3 +29,27 @@ except ImportError:
 assert os.path.exists(os.path.join(out, "plots", "figure_phase_portrait_pendulum.png"))
 PY
 echo "seed studies: pendulum_fig1_1 ok"
+
+# Seed 001 Fig. 7.1: from each of three starts SAGD needs fewer iterations than AGD, AGD than GD, to
+# f - f* < 1e-10 (the notes' start: 20 / 16 / 14); one figure per start of the three schemes.
+"$build/bin/liesim" study studies/trace_function_fig7_1.toml --out "$work/trace" --no-views > "$work/trace.log" 2>&1 ||
+  { cat "$work/trace.log"; exit 1; }
+/usr/bin/python3 - "$work/trace" <<'PY'
+import csv, math, os, sys
+out = sys.argv[1]
+iterations = {}
+for r in csv.DictReader(open(os.path.join(out, "results.csv"))):
+    assert r["status"] == "ok", r
+    t = float(r["event:objective_gap<1e-10"])
+    iterations[r["case"]] = math.ceil(t / float(r["step"]) - 1e-9)
+assert [iterations[c] for c in ("gd_1", "agd_1", "sagd_1")] == [20, 16, 14], iterations
+for start in ("1", "2", "3"):
+    assert iterations["gd_" + start] > iterations["agd_" + start] > iterations["sagd_" + start], iterations
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    sys.exit(0)
+for start in ("1", "2", "3"):
+    assert os.path.exists(os.path.join(out, "plots", f"figure_start_{start}.png")), start
+PY
+echo "seed studies: trace_function_fig7_1 ok"

@@ -112,6 +112,21 @@ TEST_CASE("[[figure]] tables: kinds, columns, against and axes are checked with 
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nreference = \"yes\"\n").find("key 'reference' must be true or false") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\nreference = true\n").find("does not apply to a strobe figure") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\ncases = [\"b\"]\n").find("[[figure]] 'f' names unknown case 'b'") != std::string::npos);
+  // x = "step" (iterations) and together = true (one figure of several cases).
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nx = \"step\"\ntogether = true\n").empty());
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nx = \"k\"\n").find("x must be \"t\" (time) or \"step\"") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"path\"\ncolumns = [\"a\", \"b\"]\nx = \"step\"\n").find("key 'x' applies to series figures") !=
+        std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nreference = true\nx = \"step\"\n").find("the reference (reference = true) has none") !=
+        std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\ntogether = 1\n").find("key 'together' must be true") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\nreference = true\ntogether = true\n").find("give one of them") != std::string::npos);
+  CHECK(error_of(base + "name = \"f\"\nkind = \"strobe\"\ntogether = true\n").find("does not apply to a strobe figure") != std::string::npos);
+  const std::string adaptive = "name = \"x\"\n[[case]]\nname = \"a\"\nmodel = \"m\"\n[[runs]]\nname = \"tol\"\nintegrators = [\"rk4\"]\n"
+                               "tolerances = [1e-6]\n[[figure]]\nname = \"f\"\ncolumns = [\"a\"]\nx = \"step\"\n";
+  CHECK(error_of(adaptive).find("x = \"step\" needs fixed-step runs, but [[runs]] 'tol' (line 5) writes series of adaptive runs") !=
+        std::string::npos);
+  CHECK(error_of(adaptive + "cases = [\"a\"]\n[[runs]]\nintegrators = [\"rk4\"]\nsteps = [0.1]\n").find("needs fixed-step runs") != std::string::npos);
   CHECK(error_of(base + "name = \"f\"\ncolumns = [\"a\"]\n[[figure]]\nname = \"f\"\ncolumns = [\"a\"]\n").find("declared twice") !=
         std::string::npos);
 }

@@ -23,6 +23,7 @@
 #include <ostream>
 #include <set>
 #include <thread>
+#include <utility>
 
 namespace fs = std::filesystem;
 
@@ -359,6 +360,16 @@ void write_report(const std::string& out, const StudySpec& study, const StudyRes
   for (const auto& r : result.records) cases.insert(r.case_name);
   for (const auto& c : cases) write_case(o, out, study, result, c, plot_note);
   write_matched_runs(o, study, result);
+  if (plot_note.empty()) {
+    // [[figure]] tables with together = true: one figure of several cases.
+    bool heading = false;
+    for (const FigureSpec& f : study.figures) {
+      const std::string file = fmt::format("figure_{}.png", f.name);
+      if (!f.together || !fs::exists(fs::path(out) / "plots" / file)) continue;
+      if (!std::exchange(heading, true)) o << "## Figures across cases\n\n";
+      o << fmt::format("![{}](plots/{})\n\n", f.title.empty() ? f.name : f.title, file);
+    }
+  }
   if (plot_note.empty() && fs::exists(fs::path(out) / "plots")) {
     std::vector<std::string> sweeps;
     for (const auto& e : fs::directory_iterator(fs::path(out) / "plots"))

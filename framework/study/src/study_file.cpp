@@ -143,7 +143,8 @@ bool names_case(const std::vector<CaseSpec>& cases, const std::string& name) {
 }
 
 FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<FigureSpec>& earlier) {
-  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "reference", "title", "cases", "exposures", "times", "run"});
+  check_keys(w, t, "[[figure]]", {"name", "kind", "columns", "against", "log", "invert", "reference", "x", "together", "title", "cases", "exposures",
+                                        "times", "run"});
   FigureSpec f;
   f.line = static_cast<int>(t.source().begin.line);
   if (!t.contains("name")) w.fail(f.line, "[[figure]] needs a 'name' (part of its file name)");
@@ -157,7 +158,7 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
     w.fail(*t.get("kind"), fmt::format("[[figure]] kind must be series, path or strobe (got '{}')", f.kind));
   if (f.kind == "strobe") {
     // The model's scene at several times: no columns; which run, how many exposures or which times.
-    for (const char* key : {"columns", "against", "log", "invert", "reference"})
+    for (const char* key : {"columns", "against", "log", "invert", "reference", "x", "together"})
       if (const auto* n = t.get(key)) w.fail(*n, fmt::format("[[figure]] '{}': key '{}' does not apply to a strobe figure", f.name, key));
     if (const auto* n = t.get("exposures")) f.exposures = get_integer(w, *n, "exposures", 2, 100);
     if (const auto* n = t.get("times")) {
@@ -195,6 +196,20 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
     if (!n->is_boolean()) w.fail(*n, "key 'reference' must be true or false");
     f.reference = *n->value<bool>();
   }
+  if (const auto* n = t.get("x")) {
+    f.x = get_string(w, *n, "x");
+    if (f.x != "t" && f.x != "step")
+      w.fail(*n, fmt::format("[[figure]] '{}': x must be \"t\" (time) or \"step\" (the step number t / h of fixed-step runs, e.g. "
+                             "an optimiser's iterations), got '{}'", f.name, f.x));
+    if (f.kind == "path") w.fail(*n, "key 'x' applies to series figures (a path's axes are its columns)");
+    if (f.x == "step" && f.reference) w.fail(*n, "x = \"step\" counts a run's fixed steps: the reference (reference = true) has none");
+  }
+  if (const auto* n = t.get("together")) {
+    if (!n->is_boolean()) w.fail(*n, "key 'together' must be true (one figure of all its cases) or false (one per case)");
+    f.together = *n->value<bool>();
+    if (f.together && f.reference)
+      w.fail(*n, "key 'together' draws several cases in one figure; reference = true draws one case's reference: give one of them");
+  }
   if (const auto* n = t.get("invert")) {
     f.invert = string_list(w, *n, "invert");
     for (const auto& a : f.invert)
@@ -212,7 +227,7 @@ FigureSpec make_figure(const Where& w, const toml::table& t, const std::vector<F
 bool add_event(const Where& w, const toml::table& t, std::vector<CaseSpec>& cases) {
   check_keys(w, t, "[[event]]", {"when", "stop", "cases"});
   const int line = static_cast<int>(t.source().begin.line);
-  if (!t.contains("when")) w.fail(line, "[[event]] needs 'when', e.g. when = \"q<0\" (a state column or an observable falling below a value)");
+  if (!t.contains("when")) w.fail(line, "[[event]] needs 'when', e.g. when = \"q<0\" (a state column, an invariant or an observable falling below a value)");
   const std::string when = get_string(w, *t.get("when"), "when");
   try {
     parse_event_text(when, true);
@@ -424,9 +439,18 @@ StudySpec parse_study(const std::string& text, const std::string& file) {
   for (const auto& g : s.groups)
     for (const auto& name : g.cases)
       if (!names_case(s.cases, name)) w.fail(g.line, fmt::format("[[runs]] '{}' names unknown case '{}'", g.name, name));
-  for (const auto& f : s.figures)
+  for (const auto& f : s.figures) {
     for (const auto& name : f.cases)
       if (!names_case(s.cases, name)) w.fail(f.line, fmt::format("[[figure]] '{}' names unknown case '{}'", f.name, name));
+    // x = "step": every run the figure draws takes fixed steps of one size.
+    if (f.x == "step")
+      for (const auto& g : s.groups)
+        if (g.series != "none" && (g.steps.empty() || g.one_step) &&
+            std::any_of(s.cases.begin(), s.cases.end(), [&](const CaseSpec& c) { return selects(f.cases, c.name) && selects(g.cases, c.name); }))
+          w.fail(f.line, fmt::format("[[figure]] '{}': x = \"step\" needs fixed-step runs, but [[runs]] '{}' (line {}) writes series of "
+                                     "{} runs for its cases: give that group series = \"none\", or the figure cases without it",
+                                     f.name, g.name, g.line, g.one_step ? "one-step" : g.match_of.empty() ? "adaptive" : "matched"));
+  }
   if (const auto* e = root.get("event")) {
     for (auto&& t : table_array(w, *e, "event")) {
       // A terminal event ends the reference where it ends the runs; the exact solution knows no event.

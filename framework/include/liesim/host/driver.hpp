@@ -48,8 +48,9 @@ inline constexpr long invariant_check_every = 32;
 /// An event: a state component or an observable of the model crossing a value in one direction,
 /// g(t, y) = component - value (`--stop-when "q<0"`: g falls through 0; `"q>0"`: g rises through 0).
 struct EventSpec {
-  std::string name;          ///< the state column or observable, as given
+  std::string name;          ///< the state column, invariant or observable, as given
   int state_index = -1;      ///< the state component, or -1
+  int invariant_index = -1;  ///< the model's invariant (e.g. an energy, an objective's gap), or -1
   int observable_index = -1; ///< the observable, or -1
   double value = 0.0;
   int direction = -1;        ///< -1: falling below value ('<'), +1: rising above it ('>')

@@ -74,6 +74,8 @@ struct FigureSpec {
   bool log = false;                  ///< series: logarithmic value axis (|value|)
   std::vector<std::string> invert;   ///< path: axes drawn reversed ("x", "y", "z"), e.g. a vertical axis pointing down
   bool reference = false;            ///< also draw the case's reference series (grey), e.g. the exact orbit in a phase portrait
+  std::string x = "t";               ///< series: the abscissa, "t" or "step" (the step number t / h of fixed-step runs: iterations)
+  bool together = false;             ///< one figure of all its cases' runs (plots/figure_<name>.png), not one per case
   std::string title;
   std::vector<std::string> cases;    ///< case names (before sweep expansion); empty = all
   /// strobe: the motion as one multi-exposure picture (the model's scene), of the reference's
