@@ -1,5 +1,7 @@
 // The double_well plugin: a particle in the double-well potential U(q) = 1/2 (q^4 - q^2)
 // (Sharma 2020, seed 001, (3.38)–(3.39), (4.23)), given by its Lagrangian.
+#include "double_well.hpp"
+
 #include <liesim/sdk/plugin.hpp>
 #include <liesim/sdk/lagrangian_model.hpp>
 
@@ -34,9 +36,7 @@ class DoubleWell final : public sdk::LagrangianModel {
     y[1] = v0_;
   }
   Status potential(double, ConstVec q, double& U, Vec dU_dq, double& dU_dt) noexcept override {
-    const double x = q[0], x2 = x * x;
-    U = 0.5 * (x2 * x2 - x2);
-    dU_dq[0] = 2 * x2 * x - x;
+    double_well::potential(q[0], U, dU_dq[0]);
     dU_dt = 0.0;
     return Status::ok;
   }

@@ -1105,7 +1105,7 @@ tolerances = [1e-6, 1e-10]
       {"[[event]]\nwhen = \"q<0\"\ncases = [\"other\"]\n", "[[event]] 'q<0' names unknown case 'other'"},
       {"[[event]]\nwhen = \"q<0\"\n[[event]]\nwhen = \"q<0\"\n", "[[event]] 'q<0' is given twice for case 'osc'"},
       {"[reference]\nintegrator = \"exact\"\n[[event]]\nwhen = \"q<0\"\nstop = true\n", "[[event]] with stop = true needs an integrator reference"},
-      {"[[event]]\nwhen = \"x<0\"\n", "'x' is neither a state column (q, v) nor an observable"}};
+      {"[[event]]\nwhen = \"x<0\"\n", "'x' is neither a state column (q, v) nor an invariant (energy) nor an observable"}};
   int k = 0;
   for (const auto& entry : refused) {
     const std::string& table_text = entry.first;

@@ -32,7 +32,17 @@ struct NewtonResult {
 /// isotropy), each correction is the minimum-norm least-squares solution dx = J^+ r (Gauss–Newton
 /// through a singular value decomposition in preallocated storage; singular values below
 /// rank_tol times the largest count as zero, so the redundant directions are not moved).
-class Newton {
+///
+/// The scalar is double for every stepper; an extended-precision type (a Boost.Multiprecision
+/// number with Eigen support, boost/multiprecision/eigen.hpp) runs the same solver in more digits
+/// (the adaptive VI in 32 digits, vi_adaptive_core.hpp). Results report double residuals.
+template <class Scalar>
+class BasicNewton {
+  using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+  using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  using VecS = Eigen::Ref<Vector>;
+  using MatS = Eigen::Ref<Matrix>;
+
  public:
   /// tol: relative size of the last correction; max_iters >= 1; condition: compute the 1-norm
   /// condition number of each Jacobian (n extra solves per iteration).
@@ -54,7 +64,7 @@ class Newton {
     J_.resize(n, n);
     inverse_.resize(n, n);
     e_.resize(n);
-    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+    lu_ = Eigen::PartialPivLU<Matrix>(n);
     minimum_norm_ = false;
   }
   /// Allocate for n unknowns and m equations, with minimum-norm least-squares corrections.
@@ -64,7 +74,7 @@ class Newton {
     xp_.resize(n);
     dx_.resize(n);
     J_.resize(m, n);
-    svd_ = Eigen::JacobiSVD<Eigen::MatrixXd>(m, n, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd_ = Eigen::JacobiSVD<Matrix>(m, n, Eigen::ComputeThinU | Eigen::ComputeThinV);
     utr_.resize(std::min(m, n));
     rank_tol_ = rank_tol;
     minimum_norm_ = true;
@@ -73,22 +83,24 @@ class Newton {
   /// (e.g. a step size <= 0): the correction is then halved, up to 30 times. The Jacobian is
   /// formed by forward differences of the residual.
   template <class G, class Admissible>
-  NewtonResult solve(Vec x, G&& residual, Admissible&& admissible) noexcept {
-    return solve_with(x, residual, admissible, [&](Vec at, MatRef J) noexcept { return forward_differences(at, residual, J); });
+  NewtonResult solve(VecS x, G&& residual, Admissible&& admissible) noexcept {
+    return solve_with(x, residual, admissible, [&](VecS at, MatS J) noexcept { return forward_differences(at, residual, J); });
   }
   /// Solve G(x) = 0 with the Jacobian of `jacobian(x, J)` (e.g. exact from the model's dF/dy).
   template <class G, class Jacobian>
-  NewtonResult solve_with_jacobian(Vec x, G&& residual, Jacobian&& jacobian) noexcept {
-    return solve_with(x, residual, [](const Eigen::VectorXd&) { return true; }, jacobian);
+  NewtonResult solve_with_jacobian(VecS x, G&& residual, Jacobian&& jacobian) noexcept {
+    return solve_with(x, residual, [](const Vector&) { return true; }, jacobian);
   }
 
  private:
   /// J = dG/dx at x by forward differences, column by column (r_ holds G(x)).
   template <class G>
-  Status forward_differences(Vec x, G& residual, MatRef J) noexcept {
+  Status forward_differences(VecS x, G& residual, MatS J) noexcept {
+    using std::abs;
+    using std::sqrt;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
-      const double xj = x[j];
-      const double e = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::abs(xj));
+      const Scalar xj = x[j];
+      const Scalar e = sqrt(std::numeric_limits<Scalar>::epsilon()) * std::max(Scalar(1), Scalar(abs(xj)));
       x[j] = xj + e;
       const Status s = residual(x, rp_);
       x[j] = xj;
@@ -98,20 +110,23 @@ class Newton {
     return Status::ok;
   }
 
+  /// The max-norm of v, as a double.
+  static double max_norm(const Vector& v) noexcept { return static_cast<double>(v.template lpNorm<Eigen::Infinity>()); }
+
   template <class G, class Admissible, class Jacobian>
-  NewtonResult solve_with(Vec x, G&& residual, Admissible&& admissible, Jacobian&& jacobian) noexcept {
+  NewtonResult solve_with(VecS x, G&& residual, Admissible&& admissible, Jacobian&& jacobian) noexcept {
     NewtonResult out;
     Status s = residual(x, r_);
     if (s != Status::ok) return {s, 0, std::numeric_limits<double>::infinity(), 0.0};
     bool converged = false;
     for (out.iterations = 1; out.iterations <= max_iters_; ++out.iterations) {
       s = jacobian(x, J_);
-      if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), 0.0};
+      if (s != Status::ok) return {s, out.iterations, max_norm(r_), 0.0};
       if (minimum_norm_) {
         svd_.compute(J_, Eigen::ComputeThinU | Eigen::ComputeThinV);
         const auto& sigma = svd_.singularValues();
         utr_.noalias() = svd_.matrixU().transpose() * r_;
-        for (Eigen::Index i = 0; i < utr_.size(); ++i) utr_[i] = sigma[i] > rank_tol_ * sigma[0] ? utr_[i] / sigma[i] : 0.0;
+        for (Eigen::Index i = 0; i < utr_.size(); ++i) utr_[i] = sigma[i] > rank_tol_ * sigma[0] ? Scalar(utr_[i] / sigma[i]) : Scalar(0);
         dx_.noalias() = svd_.matrixV() * utr_;
       } else {
         lu_.compute(J_);
@@ -119,25 +134,25 @@ class Newton {
         dx_ = lu_.solve(r_);
       }
       if (!dx_.allFinite()) break;
-      double scale = 1.0;
+      Scalar scale = 1;
       int halvings = 0;
       for (;;) {
         xp_ = x - scale * dx_;
         if (admissible(xp_)) break;
-        if (++halvings > 30) return {Status::recoverable, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
-        scale *= 0.5;
+        if (++halvings > 30) return {Status::recoverable, out.iterations, max_norm(r_), out.condition};
+        scale *= Scalar(0.5);
       }
-      const double step = scale * dx_.lpNorm<Eigen::Infinity>();
-      const double size = 1.0 + x.lpNorm<Eigen::Infinity>();
+      const Scalar step = scale * dx_.template lpNorm<Eigen::Infinity>();
+      const Scalar size = 1 + x.template lpNorm<Eigen::Infinity>();
       if (!polish_ && step <= tol_ * size && scale == 1.0) {
         x = xp_;
         return {Status::ok, out.iterations, std::numeric_limits<double>::quiet_NaN(), out.condition};
       }
       s = residual(xp_, rp_);
-      if (s != Status::ok) return {s, out.iterations, r_.lpNorm<Eigen::Infinity>(), out.condition};
+      if (s != Status::ok) return {s, out.iterations, max_norm(r_), out.condition};
       if (converged) {
         // The polishing correction: keep it only if it does not raise the residual.
-        if (rp_.lpNorm<Eigen::Infinity>() <= r_.lpNorm<Eigen::Infinity>()) {
+        if (rp_.template lpNorm<Eigen::Infinity>() <= r_.template lpNorm<Eigen::Infinity>()) {
           x = xp_;
           r_.swap(rp_);
         }
@@ -147,7 +162,7 @@ class Newton {
       r_.swap(rp_);
       if (step <= tol_ * size && scale == 1.0) converged = true;
     }
-    out.residual = r_.lpNorm<Eigen::Infinity>();
+    out.residual = max_norm(r_);
     out.status = converged && std::isfinite(out.residual) ? Status::ok : Status::recoverable;
     if (out.iterations > max_iters_) out.iterations = max_iters_;
     return out;
@@ -155,8 +170,8 @@ class Newton {
  public:
   /// Without an admissibility test.
   template <class G>
-  NewtonResult solve(Vec x, G&& residual) noexcept {
-    return solve(x, residual, [](const Eigen::VectorXd&) { return true; });
+  NewtonResult solve(VecS x, G&& residual) noexcept {
+    return solve(x, residual, [](const Vector&) { return true; });
   }
 
  private:
@@ -167,22 +182,25 @@ class Newton {
       e_[j] = 1.0;
       inverse_.col(j) = lu_.solve(e_);
     }
-    return J_.cwiseAbs().colwise().sum().maxCoeff() * inverse_.cwiseAbs().colwise().sum().maxCoeff();
+    return static_cast<double>(J_.cwiseAbs().colwise().sum().maxCoeff() * inverse_.cwiseAbs().colwise().sum().maxCoeff());
   }
 
-  double tol_ = 1e-13;
+  Scalar tol_ = 1e-13;
   bool condition_ = false;
   bool polish_ = true;
   int max_iters_ = 30;
-  Eigen::VectorXd r_, rp_, xp_, dx_;
-  Eigen::MatrixXd J_, inverse_;
-  Eigen::VectorXd e_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
-  Eigen::VectorXd utr_;
-  double rank_tol_ = 1e-6;
+  Vector r_, rp_, xp_, dx_;
+  Matrix J_, inverse_;
+  Vector e_;
+  Eigen::PartialPivLU<Matrix> lu_;
+  Eigen::JacobiSVD<Matrix> svd_;
+  Vector utr_;
+  Scalar rank_tol_ = 1e-6;
   bool minimum_norm_ = false;
 };
+
+/// The solver of every stepper (double).
+using Newton = BasicNewton<double>;
 
 /// A stepper's account of one solve: counts it in the model's statistics (newton_iters, and
 /// newton_fails when it failed); on failure writes `error` — the model's own message when the
