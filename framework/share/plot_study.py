@@ -302,14 +302,22 @@ def step_size(out, case, rows):
         return
     fig, ax = plt.subplots(figsize=(7, 4))
     styles = series_styles({f'{label(r)} {setting(r)}': r for r, _ in files})
-    for j, (r, f) in enumerate(files):
+    runs = []
+    for r, f in files:
         with open(f) as fh:
             data = [d for d in csv.DictReader(fh) if d["accepted"] == "1"]
         if data:
-            ax.semilogy([num(d["t"]) for d in data], [num(d["h"]) for d in data], lw=0.9, label=f'{label(r)} {setting(r)}',
-                        **sparse_markers(styles[f'{label(r)} {setting(r)}'], len(data), j, len(files)))
+            runs.append((r, [num(d["t"]) for d in data], [num(d["h"]) for d in data]))
+    # Steps that stay within a factor 2 of each other in every run (an energy-preserving VI's h_k/h0
+    # in [0.69, 1]) are drawn relative to each run's first step on a linear axis, where their
+    # variation shows; otherwise h on a logarithmic axis.
+    relative = bool(runs) and all(min(h) > 0 and max(h) < 2 * min(h) for _, _, h in runs)
+    for j, (r, t, h) in enumerate(runs):
+        ys = [x / h[0] for x in h] if relative else h
+        (ax.plot if relative else ax.semilogy)(t, ys, lw=0.9, label=f'{label(r)} {setting(r)}',
+                                               **sparse_markers(styles[f'{label(r)} {setting(r)}'], len(t), j, len(files)))
     ax.set_xlabel("t [s]")
-    ax.set_ylabel("accepted step size h [s]")
+    ax.set_ylabel("h_k / h_1 (each run's first step)" if relative else "accepted step size h [s]")
     ax.grid(True, which="both", alpha=0.3)
     outside_legend(ax)
     ax.set_title(f"step size: {case}")
@@ -321,8 +329,8 @@ def contractivity(out, case, rows):
     if not SHARE.mine():
         return
     runs = [r for r in rows if r["status"] == "ok" and not math.isnan(num(r.get("distance_ratio", "")))]
-    if not runs:
-        return
+    if len({num(r["step"]) for r in runs}) < 2:
+        return  # one step size (a swept case: the sweep figure draws the ratio against the swept value)
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     series, first = {}, {}
     for r in runs:
@@ -339,6 +347,70 @@ def contractivity(out, case, rows):
     outside_legend(ax)
     ax.set_title(f"one-step distance ratio: {case}")
     save(fig, out, "contractivity", case)
+
+
+def arrival_points(r, prefix="arrival"):
+    """The one-step run's result phi_h(p) ("arrival") or phi_h(q) ("pair_arrival") as a tuple of its
+    state components (columns "arrival:NAME" in name order), or None."""
+    names = sorted(k.split(":", 1)[1] for k in r if k.startswith("arrival:") and r[k] not in ("", None))
+    if not names:
+        return None
+    values = tuple(num(r.get(f"{prefix}:{n}", "")) for n in names)
+    return values if all(math.isfinite(v) for v in values) else None
+
+
+def arrival_axes(fig, position, points):
+    """3-D axes around arrival points of a 3-component state (equal ranges, with a margin, so that
+    short arcs show); the unit sphere's grid inside them, light, when every point lies on it (S^2)."""
+    import numpy as np
+    ax = fig.add_subplot(position, projection="3d")
+    lo = [min(p[k] for p in points) for k in range(3)]
+    hi = [max(p[k] for p in points) for k in range(3)]
+    half = 0.6 * max(max(h - l for l, h in zip(lo, hi)), 1e-3)
+    box = [(0.5 * (l + h) - half, 0.5 * (l + h) + half) for l, h in zip(lo, hi)]
+    for (a, b), setter in zip(box, (ax.set_xlim, ax.set_ylim, ax.set_zlim)):
+        setter(a, b)
+    if all(abs(math.sqrt(sum(c * c for c in p)) - 1) < 1e-6 for p in points):
+        u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 145), np.linspace(0, np.pi, 73))
+        xyz = [np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v)]
+        outside = np.zeros(u.shape, dtype=bool)
+        for c, (a, b) in zip(xyz, box):
+            outside |= (c < a) | (c > b)
+        xyz = [np.where(outside, np.nan, c) for c in xyz]  # (3-D axes do not clip)
+        ax.plot_wireframe(*xyz, rstride=4, cstride=4, color="0.85", lw=0.4)
+    return ax
+
+
+def arrivals(out, case, rows):
+    """One-step groups on a 3-component state (a point of S^2): the results phi_h(p) (solid) and
+    phi_h(q) (dashed) of every method over its steps h, with p and q (the thesis' Figs. 4.3 and 4.4,
+    left and top: one step with increasing h)."""
+    if not SHARE.mine():
+        return
+    runs = [r for r in rows if r["status"] == "ok" and arrival_points(r) and len(arrival_points(r)) == 3 and arrival_points(r, "pair_arrival")]
+    if not runs:
+        return
+    series, first = {}, {}
+    for r in runs:
+        series.setdefault(label(r), []).append((num(r["step"]), arrival_points(r), arrival_points(r, "pair_arrival")))
+        first.setdefault(label(r), r)
+    if max(len(pts) for pts in series.values()) < 2:
+        return  # one step size: nothing to trace (a swept case: the sweep figure draws it)
+    styles = series_styles(first)
+    fig = plt.figure(figsize=(7.5, 6.5))
+    ax = arrival_axes(fig, 111, [p for pts in series.values() for x in pts for p in x[1:]])
+    for name, pts in sorted(series.items()):
+        pts.sort()
+        kw = styles[name]
+        ax.plot(*zip(*[p[1] for p in pts]), label=name, ms=3, lw=1.0, **kw)
+        ax.plot(*zip(*[p[2] for p in pts]), ms=3, lw=1.0, **dict(kw, linestyle="--", markerfacecolor="none"))
+    ax.set_xlabel("y1")
+    ax.set_ylabel("y2")
+    ax.set_zlabel("y3")
+    outside_legend(ax)
+    hs = sorted({p[0] for pts in series.values() for p in pts})
+    ax.set_title(f"one step from p (solid) and from q (dashed), h = {hs[0]:g} ... {hs[-1]:g}: {case}", fontsize=9)
+    save(fig, out, "arrivals", case)
 
 
 def roots(out, case, rows):
@@ -476,8 +548,17 @@ def sweeps(out, rows):
             continue
         # One-step runs (one_step groups) have no error: their measure is the distance ratio.
         one_step = all(math.isfinite(num(r.get("distance_ratio", ""))) for _, r in items if r["status"] == "ok")
-        fig, axes = plt.subplots(1, 1 if one_step else 3, figsize=(7.5 if one_step else 15, 4.2), squeeze=False)
-        axes = axes[0]
+        # One-step runs on a point of S^2 (3 components): beside the ratio, the step's result phi_h(p)
+        # across the swept value (the thesis' Fig. 4.6 left: the arrival point against c).
+        against_h = one_step and len({num(r["step"]) for _, r in items}) > 1
+        landing = [(x, r, arrival_points(r)) for x, r in items if r["status"] == "ok" and one_step and not against_h]
+        landing = landing if landing and all(a is not None and len(a) == 3 for _, _, a in landing) else []
+        if landing:
+            fig = plt.figure(figsize=(15, 5))
+            axes = [fig.add_subplot(121), arrival_axes(fig, 122, [a for _, _, a in landing])]
+        else:
+            fig, axes = plt.subplots(1, 1 if one_step else 3, figsize=(7.5 if one_step else 15, 4.2), squeeze=False)
+            axes = axes[0]
         series = {}
         seconds, seconds_label = paired_seconds(rows)
         # One line per method and setting; a matched constant step (match_steps_of, match_error_of)
@@ -495,11 +576,17 @@ def sweeps(out, rows):
         settings_of, first = {}, {}
         for _, r in items:
             settings_of.setdefault(label(r), set()).add(matched_setting(r))
+        # One-step runs of several step sizes: the ratio against h, one line per swept value (the
+        # thesis' Fig. 4.6 right: c = 0, 1, 2 on one plot), not straight lines between swept values.
         for x, r in items:
-            if r["status"] == "ok":
+            if r["status"] == "ok" and against_h:
+                name = f"{label(r)} {key}={x:g}"
+                series.setdefault(name, []).append((num(r["step"]), num(r["distance_ratio"]), 0, 0, None))
+                first.setdefault(name, dict(r, step="0"))  # shades by swept value, not by step
+            elif r["status"] == "ok":
                 name = label(r) if len(settings_of[label(r)]) == 1 else f"{label(r)} {matched_setting(r)}"
                 measure = num(r["distance_ratio"]) if one_step else err(r)
-                series.setdefault(name, []).append((x, measure, int(r["steps"]), seconds(r)))
+                series.setdefault(name, []).append((x, measure, int(r["steps"]), seconds(r), arrival_points(r)))
                 first.setdefault(name, r)
         styles = series_styles(first)
         for name, pts in sorted(series.items()):
@@ -507,6 +594,10 @@ def sweeps(out, rows):
             xs = [p[0] for p in pts]
             if one_step:
                 axes[0].plot(xs, [p[1] for p in pts], label=name, ms=4, **styles[name])
+                if landing:
+                    axes[1].plot(*zip(*[p[4] for p in pts]), label=name, ms=4, lw=1.0, **dict(styles[name], linestyle="--"))
+                    for x, *_, a in (pts[0], pts[-1]):
+                        axes[1].text(*a, f" {key} = {x:g}", fontsize=7)
                 continue
             axes[0].semilogy(xs, [p[1] for p in pts], label=name, ms=4, **styles[name])
             axes[1].plot(xs, [p[2] for p in pts], label=name, ms=4, **styles[name])
@@ -518,11 +609,16 @@ def sweeps(out, rows):
             axes[0].set_ylabel(ERROR["label"])
             axes[1].set_ylabel("accepted steps")
             axes[2].set_ylabel(seconds_label)
-        for ax in axes:
-            ax.set_xlabel(key)
+        if landing:
+            axes[1].set_title(f"phi_h(p) against {key} (dashed)", fontsize=9)
+            axes[1].set_xlabel("y1")
+            axes[1].set_ylabel("y2")
+            axes[1].set_zlabel("y3")
+        for ax in axes[:1] if landing else axes:
+            ax.set_xlabel("step size h" if against_h else key)
             ax.grid(True, which="both", alpha=0.3)
         outside_legend(axes[-1])
-        fig.suptitle(f"{base}: sweep over {key}")
+        fig.suptitle(f"{base}: sweep over {key}" + (f" (a line per {key})" if against_h else ""))
         save(fig, out, "sweep", f"{base}_{key}" if "[" in base else base)
 
 
@@ -660,6 +756,7 @@ def main():
         drift(out, case, sel)
         step_size(out, case, sel)
         contractivity(out, case, sel)
+        arrivals(out, case, sel)
         roots(out, case, sel)
     sweeps(out, rows)
     stability_maps(out, rows)

@@ -15,7 +15,14 @@ BUILD = os.environ["LIESIM_TEST_BINARY_DIR"]
 SHARE = os.path.join(BUILD, "share", "liesim")
 
 COLUMNS = ["index", "run_id", "group", "case", "integrator", "order", "step", "tolerance", "status", "error_final",
-           "steps", "f_evals", "F_evals", "wall_time_s", "cpu_time_s", "distance_ratio", "drift:energy", "max:roots"]
+           "steps", "f_evals", "F_evals", "wall_time_s", "cpu_time_s", "distance_ratio", "drift:energy", "max:roots",
+           "arrival:y1", "arrival:y2", "arrival:y3", "pair_arrival:y1", "pair_arrival:y2", "pair_arrival:y3"]
+
+
+def on_sphere(latitude, longitude):
+    """A point of S^2 (degrees)."""
+    la, lo = math.radians(latitude), math.radians(longitude)
+    return [math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la)]
 
 
 def make_study(folder):
@@ -44,6 +51,11 @@ def make_study(folder):
     for h in [0.5, 1.0]:
         for method in ["geodesic_implicit_midpoint", "spherical_midpoint"]:
             add("one_step", "c", method, 2, step=h, series=False)
+    for c in [-1, 0, 1]:  # one step h = 2 across a swept parameter: the arrival point against c
+        add("one_step", f"e[c={c}]", "implicit_lie_euler", 1, step=2.0, series=False)
+    for c in [0, 1, 2]:  # several steps across a swept parameter: the ratio against h, a line per c
+        for h in [0.5, 1.0, 2.0]:
+            add("one_step", f"g[c={c}]", "implicit_lie_euler", 1, step=h, series=False)
     os.makedirs(os.path.join(folder, "series"))
     os.makedirs(os.path.join(folder, "steps"))
     with open(os.path.join(folder, "results.csv"), "w", newline="") as fh:
@@ -54,8 +66,10 @@ def make_study(folder):
             size = h if h > 0 else 10 * tol ** 0.2
             error = "" if one_step else f"{size ** order * (1 + i % 3):.6g}"
             run_id = f"{group}|{case}|{method}|" + (f"step={h}" if h > 0 else f"tol={tol}")
+            # One-step runs: the results phi_h(p), phi_h(q) on S^2 (p, q at latitude 25, 30; turned by h).
+            arrival = (on_sphere(25 - i, 57 * h) + on_sphere(30 - i, 57 * h)) if one_step else [""] * 6
             w.writerow([i, run_id, group, case, method, order, h, tol, "ok", error, int(10 / size), int(40 / size), 0,
-                        1e-3 / size, 1e-3 / size, 1.0 + 0.01 * h if one_step else "nan", 1e-8 * (1 + i), 1])
+                        1e-3 / size, 1e-3 / size, 1.0 + 0.01 * h if one_step else "nan", 1e-8 * (1 + i), 1] + arrival)
             if series:
                 with open(os.path.join(folder, "series", f"{i}.csv"), "w") as s:
                     s.write("t,energy,y_x,y_y\n")
@@ -133,6 +147,21 @@ def test_a_figure_of_several_cases_against_the_step_number(drawn):
                               "d2: rk4 (iterations) (h=0.1)", "d2: rkmk4 (iterations) (h=0.1)"], labels
     xs = ax.get_lines()[0].get_xdata()
     assert abs(max(xs) - 49.5) < 1e-9 and ax.get_xlabel().startswith("step")
+
+
+def test_one_step_results_on_the_sphere(drawn):
+    # arrivals_<case>: phi_h(p) and phi_h(q) of every method over h in 3-D (Figs. 4.3-4.4 left/top);
+    # the sweep of a one-step case draws the arrival point against the swept value beside the ratio.
+    ax = drawn["arrivals_c"].axes[0]
+    assert ax.name == "3d"
+    assert sorted(ax.get_legend_handles_labels()[1]) == ["geodesic_implicit_midpoint (one_step)", "spherical_midpoint (one_step)"]
+    sweep = drawn["sweep_e"]
+    assert [a.name for a in sweep.axes] == ["rectilinear", "3d"]
+    assert not any(name.startswith("arrivals_e") for name in drawn)  # one step size per case: nothing to trace
+    ratio = drawn["sweep_g"].axes[0]
+    assert ratio.get_xlabel() == "step size h"
+    assert sorted(ratio.get_legend_handles_labels()[1]) == [f"implicit_lie_euler (one_step) c={c}" for c in (0, 1, 2)]
+    assert sorted(ratio.get_lines()[0].get_xdata()) == [0.5, 1.0, 2.0]
 
 
 def test_no_two_series_of_a_figure_share_a_colour_or_a_marker(drawn):

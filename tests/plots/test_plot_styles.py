@@ -119,10 +119,12 @@ def test_a_one_step_sweep_draws_the_distance_ratio(plot, tmp_path, monkeypatch):
                                    if not line.get_label().startswith("_")]
     monkeypatch.setattr(plot, "save", keep)
     plot.sweeps(str(tmp_path), rows)
-    lines = drawn["sweep_s"]
-    assert len(lines) == 2
-    assert all(len(y) == 3 and all(v == v for v in y) for _, y in lines)  # three finite points each
-    assert sorted(y[1] for _, y in lines) == [1.0, 1.0]  # c = 1 keeps the distance
+    # Several steps: the ratio against h, one line per swept value (thesis Fig. 4.6 right).
+    lines = dict(drawn["sweep_s"])
+    assert sorted(lines) == ["implicit_lie_euler c=0", "implicit_lie_euler c=1", "implicit_lie_euler c=2"]
+    assert all(len(y) == 2 and all(v == v for v in y) for y in lines.values())  # two finite points each
+    assert lines["implicit_lie_euler c=1"] == [1.0, 1.0]  # c = 1 keeps the distance
+    assert lines["implicit_lie_euler c=0"] == [1.05, 1.1]
 
 
 def test_a_matched_run_is_timed_by_its_side_by_side_ratio(plot):

@@ -2,6 +2,7 @@
 #include <study/results_compare.hpp>
 
 #include <support/command.hpp>
+#include <Eigen/Geometry>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -504,6 +505,21 @@ one_step = true
   CHECK(ratio.at({"geodesic_implicit_euler", "0.5"}) == doctest::Approx(1.0607).epsilon(1e-3));
   CHECK(ratio.at({"geodesic_implicit_euler", "0.80000000000000004"}) == doctest::Approx(1.0997).epsilon(1e-3));
   CHECK(ratio.at({"geodesic_implicit_midpoint", "1"}) == doctest::Approx(1.0019).epsilon(1e-3));
+  // The step's results phi_h(p), phi_h(q) (columns arrival:y1 ... and pair_arrival:y1 ...): on the
+  // sphere, and their great-circle distance over d(p, q) = 5 degrees is the distance ratio.
+  for (const auto& row : t.rows) {
+    Eigen::Vector3d a, b;
+    for (int k = 0; k < 3; ++k) {
+      a[k] = std::stod(row[t.column(fmt::format("arrival:y{}", k + 1))]);
+      b[k] = std::stod(row[t.column(fmt::format("pair_arrival:y{}", k + 1))]);
+    }
+    CHECK(std::abs(a.norm() - 1) < 1e-12);
+    CHECK(std::abs(b.norm() - 1) < 1e-12);
+    const double pi = std::acos(-1.0);
+    CHECK(std::atan2(a.cross(b).norm(), a.dot(b)) / (5 * pi / 180) ==
+          doctest::Approx(std::stod(row[t.column("distance_ratio")])).epsilon(1e-10));
+  }
+  if (fs::exists(d / "out" / "plots" / "contractivity_killing.png")) CHECK(fs::exists(d / "out" / "plots" / "arrivals_killing.png"));
   const std::string report = read_text(d / "out" / "report.md");
   CHECK(report.find("d(φ_h(p), φ_h(q)) / d(p, q)") != std::string::npos);
   CHECK(report.find("Observed orders") == std::string::npos);  // one step is no convergence sweep

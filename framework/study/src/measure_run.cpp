@@ -143,7 +143,7 @@ void timing_runs(const Execution& ex, RunRecord& rec, PreparedRun& p, const RunI
   if (!partner_times.empty()) rec.paired_time_ratio = rec.cpu_time_s / median(partner_times);
 }
 
-/// A one-step run: the same step from the pair's point, d(phi_h(p), phi_h(q)) / d(p, q).
+/// A one-step run: the same step from the pair's point, d(phi_h(p), phi_h(q)) / d(p, q), and both results.
 void distance_ratio(const Execution& ex, RunRecord& rec, const PreparedRun& p, const RunItem& item, ConstVec y) {
   PreparedRun second = prepare_run(ex.registry, request_for(item, item.step, true));
   NullObserver null;
@@ -152,6 +152,11 @@ void distance_ratio(const Execution& ex, RunRecord& rec, const PreparedRun& p, c
     const auto* metric = p.model->riemannian();
     const auto d = [&](ConstVec a, ConstVec b) { return metric ? metric->distance(a, b) : p.model->space().distance(a, b); };
     rec.distance_ratio = d(y, y1) / d(p.y0, second.y0);
+    const auto names = p.model->state_names();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      rec.arrival[names[k]] = y[static_cast<Eigen::Index>(k)];
+      rec.pair_arrival[names[k]] = y1[static_cast<Eigen::Index>(k)];
+    }
     if (!std::isfinite(rec.distance_ratio)) {
       rec.status = "failed";
       rec.error = fmt::format("the distance ratio is not finite ({}): a step result left the manifold numerically", rec.distance_ratio);

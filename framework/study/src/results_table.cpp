@@ -61,7 +61,9 @@ const NamedColumns named_columns[] = {{"param", &ResultColumns::parameters, &Run
                                       {"max", &ResultColumns::diagnostics, &RunRecord::diagnostic_max},
                                       {"final", &ResultColumns::observables, &RunRecord::observable_final},
                                       {"event", &ResultColumns::events, &RunRecord::event_time},
-                                      {"event_error", &ResultColumns::events, &RunRecord::event_error}};
+                                      {"event_error", &ResultColumns::events, &RunRecord::event_error},
+                                      {"arrival", &ResultColumns::arrivals, &RunRecord::arrival},
+                                      {"pair_arrival", &ResultColumns::arrivals, &RunRecord::pair_arrival}};
 
 template <class T> const T& at(const RunRecord& r, T RunRecord::*m) { return r.*m; }
 template <class T> const T& at(const RunRecord& r, T Stats::*m) { return r.stats.*m; }

@@ -81,7 +81,7 @@ void check_runs(const StudySpec& study, StudyPlan& plan) {
     events.insert(c.events.begin(), c.events.end());
   }
   plan.columns.events.assign(events.begin(), events.end());
-  std::set<std::string> params, options, invariants, diagnostics, observables, invariant_errors;
+  std::set<std::string> params, options, invariants, diagnostics, observables, invariant_errors, arrivals;
   std::map<std::string, std::set<std::string>> series_columns;  // per case: the columns of its series files
   for (const auto& item : plan.items) {
     const CaseSpec& c = *item.case_spec;
@@ -101,6 +101,7 @@ void check_runs(const StudySpec& study, StudyPlan& plan) {
     if (!c.output_times.empty()) invariant_errors.insert(p.invariants.begin(), p.invariants.end());
     for (const auto& d : p.method.diagnostics) (d.conserved ? invariants : diagnostics).insert(d.name);
     for (const auto& o : p.observables) observables.insert(o);
+    if (item.group->one_step) arrivals.insert(p.state_names.begin(), p.state_names.end());
     if (item.series) {
       auto& cols = series_columns[c.name];
       cols.insert(p.state_names.begin(), p.state_names.end());
@@ -116,6 +117,7 @@ void check_runs(const StudySpec& study, StudyPlan& plan) {
   plan.columns.invariant_errors.assign(invariant_errors.begin(), invariant_errors.end());
   plan.columns.diagnostics.assign(diagnostics.begin(), diagnostics.end());
   plan.columns.observables.assign(observables.begin(), observables.end());
+  plan.columns.arrivals.assign(arrivals.begin(), arrivals.end());
 }
 
 /// A reference that cannot be set up fails its case's runs (the other cases run); one that

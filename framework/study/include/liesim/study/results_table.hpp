@@ -19,6 +19,9 @@ struct ResultColumns {
   std::vector<std::string> diagnostics; ///< union of the other diagnostics' names (column "max:NAME": largest value in the run)
   std::vector<std::string> observables; ///< union of the models' observable names (column "final:NAME": value at the run's end)
   std::vector<std::string> events;      ///< union of the cases' events (columns "event:WHEN" and "event_error:WHEN")
+  /// the state names of the models of one-step runs (columns "arrival:NAME" and "pair_arrival:NAME":
+  /// the step's results phi_h(p) and phi_h(q), e.g. the thesis' Fig. 4.3 left)
+  std::vector<std::string> arrivals;
   bool trajectory_errors = false;        ///< some case has output times: columns "error:max" and "error:rms" (RunRecord)
   /// All column names in order.
   std::vector<std::string> names() const;

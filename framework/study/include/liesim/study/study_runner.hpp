@@ -54,6 +54,8 @@ struct RunRecord {
   /// One-step groups: d(phi_h(p), phi_h(q)) / d(p, q) for the case's point p and its pair q, in the
   /// model's Riemannian distance where it states a metric, else the space's distance.
   double distance_ratio = std::numeric_limits<double>::quiet_NaN();
+  /// One-step groups: the step's results phi_h(p) and phi_h(q), by state component name.
+  std::map<std::string, double> arrival, pair_arrival;
 };
 
 /// Reference of a case: final state and an estimate of its own accuracy.
