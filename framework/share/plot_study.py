@@ -383,18 +383,17 @@ def arrival_axes(fig, position, points):
 
 def arrivals(out, case, rows):
     """One-step groups on a 3-component state (a point of S^2): the results phi_h(p) (solid) and
-    phi_h(q) (dashed) of every method over its steps h, with p and q (the thesis' Figs. 4.3 and 4.4,
-    left and top: one step with increasing h)."""
+    phi_h(q) (dashed) of every method over its steps h (the thesis' Figs. 4.3 and 4.4, left and top:
+    one step with increasing h)."""
     if not SHARE.mine():
         return
-    runs = [r for r in rows if r["status"] == "ok" and arrival_points(r) and len(arrival_points(r)) == 3 and arrival_points(r, "pair_arrival")]
-    if not runs:
-        return
     series, first = {}, {}
-    for r in runs:
-        series.setdefault(label(r), []).append((num(r["step"]), arrival_points(r), arrival_points(r, "pair_arrival")))
-        first.setdefault(label(r), r)
-    if max(len(pts) for pts in series.values()) < 2:
+    for r in rows:
+        a, b = (arrival_points(r), arrival_points(r, "pair_arrival")) if r["status"] == "ok" else (None, None)
+        if a and b and len(a) == 3:
+            series.setdefault(label(r), []).append((num(r["step"]), a, b))
+            first.setdefault(label(r), r)
+    if not series or max(len(pts) for pts in series.values()) < 2:
         return  # one step size: nothing to trace (a swept case: the sweep figure draws it)
     styles = series_styles(first)
     fig = plt.figure(figsize=(7.5, 6.5))
