@@ -49,6 +49,7 @@ measure classical benchmarks/classical_path.sh "$build"
 measure run benchmarks/run.sh "$build"
 measure startup bash -c 'benchmarks/startup.sh "$0" 2>&1' "$build"
 measure equal_error python3 benchmarks/equal_error.py "$build" --out "$tmp/equal_error_study"
+measure lie_step_cost benchmarks/lie_step_cost.sh "$build"
 measure pendulum "$build/bin/bench_pendulum"
 multibody=""
 if [ -x "$build/bin/bench_multibody" ]; then
@@ -126,6 +127,16 @@ last column: for RKMK, one action exponential and a dexpinv per stage on top of 
 $(when equal_error)
 
 $(cat "$tmp/equal_error")
+
+## Where the cost of a Lie group step goes (\`benchmarks/lie_step_cost.sh\`)
+
+At 1e-10 the best Lie group and classical methods take the same number of steps on the pendulum at
+N = 8 and 32: the ratio is their cost per step. Instructions per step by callgrind, split by
+function (the model's field, the exponential's action, dexpinv, the stage sums, the rest), and the
+floors of the ratio if parts of the Lie step were free. $(when lie_step_cost) The analysis:
+[benchmarks-lie-step-cost.md](benchmarks-lie-step-cost.md).
+
+$(cat "$tmp/lie_step_cost")
 
 ## pendulum_chain: evaluation cost and the framework loop (\`bench_pendulum\`)
 
