@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,6 +26,10 @@ constexpr char failure_mark = 'F';
 constexpr char stage_mark = 'S';
 
 int stage_fd = -1;  // in a child: its answer pipe
+// The answer pipe's descriptor is also put in the child's environment under this name: the MPI
+// engine module has a copy of the kernel of its own (framework/study/CMakeLists.txt), so the job the
+// command hands it calls the command's child_stage, whose stage_fd that module's ChildPool never set.
+constexpr const char* stage_fd_variable = "LIESIM_CHILD_STAGE_FD";
 
 void write_all(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -42,6 +47,7 @@ void write_all(int fd, const std::string& text) {
   // Killed with its owner: an orphan would go on holding the output folder (its lock, its files).
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   stage_fd = out;
+  ::setenv(stage_fd_variable, fmt::format("{}:{}", out, ::getpid()).c_str(), 1);
   if (::getppid() != parent) ::_exit(1);
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_IGN);
@@ -82,6 +88,10 @@ std::string seconds_text(double s) { return s >= 10 ? fmt::format("{:.0f} s", s)
 }  // namespace
 
 void child_stage(const std::string& what) {
+  // "FD:PID": only in that child (a process it starts inherits the variable, not the pipe's meaning).
+  if (stage_fd < 0)
+    if (const char* v = std::getenv(stage_fd_variable); v && std::strchr(v, ':') && std::atol(std::strchr(v, ':') + 1) == ::getpid())
+      stage_fd = std::atoi(v);
   if (stage_fd < 0) return;
   write_all(stage_fd, fmt::format("{}{:08x}{}", stage_mark, what.size(), what));
 }

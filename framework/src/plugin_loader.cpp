@@ -5,6 +5,7 @@
 
 #include "table_checks.hpp"
 
+#include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,13 +21,40 @@ std::string name_of_file(const fs::path& file) {
   return stem.rfind("liesim_", 0) == 0 ? stem.substr(7) : stem;
 }
 
+/// A plugin in C that uses liesim/lie.h depends on the kernel library by soname. The command has
+/// the kernel linked in and does not load that library, so a plugin whose RUNPATH does not name its
+/// folder (one built by hand) would fail to load: this loads it from beside the command, once, and
+/// says whether it is loaded (false where it is not there: then a retry cannot help). In a process that has it loaded already (the Python module) nothing changes.
+bool load_kernel_library_beside_program() {
+#ifdef LIESIM_KERNEL_FROM_PROGRAM
+  static const bool loaded = [] {
+    boost::dll::fs::error_code ec;
+    const fs::path program = boost::dll::program_location(ec);
+    if (ec) return false;
+    static boost::dll::shared_library kernel;  // stays loaded for the plugins that use it
+    kernel.load((program.parent_path() / LIESIM_KERNEL_FROM_PROGRAM).lexically_normal(), ec,
+                boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_global);
+    return !ec;
+  }();
+  return loaded;
+#else
+  return false;
+#endif
+}
+
 std::string abi_range() { return fmt::format("{}.0 to {}.{}", LIESIM_ABI_MAJOR, LIESIM_ABI_MAJOR, LIESIM_ABI_MINOR); }
 }  // namespace
 
 LoadedPlugin load_plugin(const fs::path& file) {
   auto lib = std::make_shared<boost::dll::shared_library>();
   boost::dll::fs::error_code ec;
-  lib->load(file, ec, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+  const auto mode = boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local;
+  lib->load(file, ec, mode);
+  // Boost.DLL does not keep dlerror's reason: a failure is retried once with the kernel library loaded.
+  if (ec && load_kernel_library_beside_program()) {
+    ec.clear();
+    lib->load(file, ec, mode);
+  }
   if (ec) throw Error(fmt::format("not a loadable shared library ({})", ec.message()));
   if (!lib->has(LIESIM_PLUGIN_ENTRY_NAME)) {
     if (lib->has("liesim_plugin"))

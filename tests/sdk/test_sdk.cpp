@@ -338,6 +338,20 @@ TEST_CASE("liesim new model NAME --lang c: a C99 plugin on liesim/lie.h and lies
   REQUIRE(d.code == 0);
   CHECK(has(d.out, "SE(3)"));
 
+  // Built by hand, without a RUNPATH to the kernel library it links for lie.h: the command (which has
+  // the kernel linked in, not loaded) loads that library from beside itself, and the plugin runs.
+  const fs::path by_hand = dir / "by_hand";
+  fs::create_directories(by_hand);
+  const Result cc = sh(quote(LIESIM_TEST_C_COMPILER) + " -std=c99 -O2 -fPIC -shared -fvisibility=hidden -I" +
+                       quote((s.prefix / "include").string()) + " " + quote((dir / "model.c").string()) + " -o " +
+                       quote((by_hand / "liesim_cpend.so").string()) + " -L" + quote((s.prefix / "lib").string()) + " -lliesim -lm");
+  REQUIRE_MESSAGE(cc.code == 0, cc.out);
+  CHECK_FALSE(has(sh("readelf -d " + quote((by_hand / "liesim_cpend.so").string())).out, "RUNPATH"));
+  CHECK(has(sh("readelf -d " + quote((by_hand / "liesim_cpend.so").string())).out, "libliesim.so.1"));
+  const Result hand = s.run(by_hand.string(), "run --model cpend --integrator rkmk4 --t-end 0.1 --step 0.01");
+  CHECK_MESSAGE(hand.code == 0, hand.out);
+  CHECK(has(hand.out, "reached in 10 steps"));
+
   // The same system as the shipped C++ pendulum_chain with N = 1: equal to 1e-13 (the Lie group
   // operations are the kernel's own code; the generator is the chain's for N = 1).
   for (const char* method : {"rkmk4", "rk4"}) {
