@@ -9,10 +9,6 @@
 #    in C (C99) against liesim::c_sdk instead: liesim/plugin.h and liesim/lie.h, whose Lie group
 #    functions it links from the kernel library (find_package(liesim COMPONENTS c_sdk) suffices);
 #  * hides every symbol but the entry point `liesim_plugin_entry` (hidden visibility, inline too);
-#  * links libstdc++ and libgcc statically, their symbols hidden, unless LIESIM_STATIC_RUNTIME is
-#    OFF (set it OFF for sanitizer builds): a plugin then maps nothing but itself into the process
-#    that loads it (the command links them statically too, so libstdc++.so is never loaded and
-#    relocated for a run); nothing of C++ crosses the C boundary, so each binary's copy is its own;
 #  * puts the plugin into OUTPUT_DIRECTORY, else ${LIESIM_PLUGIN_OUTPUT_DIR} when set (this tree:
 #    build/lib/liesim/plugins, beside bin/liesim), else ${CMAKE_BINARY_DIR}/plugins — the folder
 #    to put into LIESIM_PLUGIN_PATH or --plugin-path;
@@ -46,7 +42,11 @@ unset(_line)
 
 # liesim_static_runtime(TARGET): link libstdc++ and libgcc into TARGET statically, their symbols
 # hidden (-Wl,--exclude-libs,ALL), unless LIESIM_STATIC_RUNTIME is defined and OFF. A process that
-# loads libstdc++.so spends ~2 M instructions and ~50 page faults mapping and relocating it.
+# loads libstdc++.so spends ~2 M instructions and ~50 page faults mapping and relocating it. For the
+# command and the MPI module (framework/), not for plugins: a plugin that links a C++ shared library
+# (multibody: toml++, tinyxml2) would then have two run times, and an exception thrown by one and
+# caught by the other ends the process (SIGABRT); and each static copy allocates an emergency
+# exception pool that a plugin's dlclose leaks (test_sundials_leaks).
 function(liesim_static_runtime target)
   if((NOT DEFINED LIESIM_STATIC_RUNTIME OR LIESIM_STATIC_RUNTIME) AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_link_options(${target} PRIVATE $<$<LINK_LANGUAGE:CXX>:-static-libstdc++ -static-libgcc -Wl,--exclude-libs,ALL>)
@@ -88,7 +88,6 @@ function(liesim_add_plugin name)
     set_target_properties(${name} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON LINKER_LANGUAGE C)
   else()
     target_compile_features(${name} PRIVATE cxx_std_20)
-    liesim_static_runtime(${name})
   endif()
   set_target_properties(${name} PROPERTIES
     PREFIX "liesim_"
