@@ -47,9 +47,11 @@ NAME = re.compile(r"^\((\d+)\)(?: (.*))?$")
 
 
 def parse(path):
-    """{key: [self, inclusive_calls, calls_in]} of one callgrind file, and its summary."""
+    """{key: [self, inclusive_calls, calls_in]} of one callgrind file, its call graph {caller: {callees}}
+    and its summary."""
     names = {"ob": {}, "fn": {}}
     funcs = {}
+    graph = {}
     ob = cob = fn = cfn = None
     pending_call = None  # (callee key, count) when the next cost line is a call's
     summary = 0
@@ -94,60 +96,32 @@ def parse(path):
                 cob = None
             elif key == "cfn":
                 cfn = f"{os.path.basename(cob or ob or '')}:{resolve('fn', value)}"
+                graph.setdefault(fn, set()).add(cfn)
             elif key == "calls":
                 pending_call = (cfn, int(value.split()[0]))
             elif line.startswith("summary:"):
                 summary = int(line.split()[1])
-    return funcs, summary
+    return funcs, graph, summary
 
 
 def profile(folder):
     """Every process's functions summed: {key: [self, inclusive, calls]} and the total, plus who calls whom."""
     total = 0
     funcs = {}
+    graph = {}
     for name in sorted(os.listdir(folder)):
         if not name.startswith("cg."):
             continue
-        f, s = parse(os.path.join(folder, name))
+        f, g, s = parse(os.path.join(folder, name))
         total += s
         for k, v in f.items():
             e = funcs.setdefault(k, [0, 0, 0])
             for i in range(3):
                 e[i] += v[i]
-    return {"total": total, "functions": {k: {"self": v[0], "inclusive": v[0] + v[1], "calls": v[2]} for k, v in funcs.items()}}
-
-
-def callees(folder):
-    """{caller key: set of callee keys} over the run's files (for the overlap check)."""
-    graph = {}
-    for name in sorted(os.listdir(folder)):
-        if not name.startswith("cg."):
-            continue
-        names = {"ob": {}, "fn": {}}
-        ob = cob = fn = None
-
-        def resolve(kind, text):
-            m = NAME.match(text)
-            if not m:
-                return text
-            if m.group(2) is not None:
-                names[kind][m.group(1)] = m.group(2)
-            return names[kind][m.group(1)]
-
-        with open(os.path.join(folder, name), errors="replace") as f:
-            for line in f:
-                key, _, value = line.rstrip("\n").partition("=")
-                if key == "ob":
-                    ob = resolve("ob", value)
-                elif key == "cob":
-                    cob = resolve("ob", value)
-                elif key == "fn":
-                    fn = f"{os.path.basename(ob or '')}:{resolve('fn', value)}"
-                    cob = None
-                elif key == "cfn":
-                    graph.setdefault(fn, set()).add(f"{os.path.basename(cob or ob or '')}:{resolve('fn', value)}")
-                    cob = None
-    return graph
+        for caller, called in g.items():
+            graph.setdefault(caller, set()).update(called)
+    return {"total": total, "graph": graph,
+            "functions": {k: {"self": v[0], "inclusive": v[0] + v[1], "calls": v[2]} for k, v in funcs.items()}}
 
 
 def categorise(prof):
@@ -163,9 +137,8 @@ def categorise(prof):
     return cats, counts
 
 
-def check_overlap(folder):
+def check_overlap(graph):
     """A category root that calls another category's root would be counted twice: an error."""
-    graph = callees(folder)
     roots = {cat: re.compile(rx) for cat, rx in CATEGORIES}
     seen = {}
     for fn in graph:
@@ -266,8 +239,8 @@ def main():
     cmd = sys.argv[1]
     if cmd == "profile":
         folder = sys.argv[2]
-        check_overlap(folder)
         prof = profile(folder)
+        check_overlap(prof["graph"])
         cats, counts = categorise(prof)
         json.dump({"total": prof["total"], "categories": cats, "counts": counts,
                    "self": {k: v["self"] for k, v in prof["functions"].items() if v["self"]}}, sys.stdout)
