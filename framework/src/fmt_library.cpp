@@ -1,7 +1,7 @@
 // fmt's compiled part, from fmt's own implementation header, built into a static library
 // (liesim::fmt_library) that every liesim binary links in place of libfmt.so: a process that loads
-// libfmt.so also maps and relocates libstdc++.so, which the command and the plugins link statically
-// (issue 32: start-up; docs/benchmarks.md). Outside fmt's header-only mode its format.h declares
+// libfmt.so also maps and relocates libstdc++.so, which the command links statically (issue 32:
+// start-up; docs/benchmarks.md). Outside fmt's header-only mode its format.h declares
 // four templates `extern`; their instances for char and wchar_t are defined here.
 #include <fmt/format-inl.h>
 

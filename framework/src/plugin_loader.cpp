@@ -24,7 +24,8 @@ std::string name_of_file(const fs::path& file) {
 /// A plugin in C that uses liesim/lie.h depends on the kernel library by soname. The command has
 /// the kernel linked in and does not load that library, so a plugin whose RUNPATH does not name its
 /// folder (one built by hand) would fail to load: this loads it from beside the command, once, and
-/// says whether it is loaded (false where it is not there: then a retry cannot help). In a process that has it loaded already (the Python module) nothing changes.
+/// says whether it is loaded (false where it is not there: then a retry cannot help). In a process
+/// that has it loaded already (the Python module) nothing changes.
 bool load_kernel_library_beside_program() {
 #ifdef LIESIM_KERNEL_FROM_PROGRAM
   static const bool loaded = [] {
