@@ -7,7 +7,8 @@
 # --version` and of a one-step run (`liesim run --model pendulum_chain --integrator rk4 --step 0.01
 # --t-end 0.01`), parent and child apart (callgrind gives the child the counts it inherited at
 # fork; "child's own" removes them). Then, where `perf` works, task-clock and page faults of 15
-# runs of each, with /bin/true beside them: times are noisy on a shared machine, counts are not.
+# runs of each, with /bin/true beside them and the floor of an isolated run (bench_startup_floor:
+# fork, the two plugins loaded in the child, wait): times are noisy on a shared machine, counts are not.
 set -euo pipefail
 [[ $# -ge 1 ]] || { echo "usage: benchmarks/startup.sh BUILD [BUILD...]" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "startup.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 2; }
@@ -35,7 +36,11 @@ for build in "$@"; do
   child=$(instructions "${files[1]}")
   echo "instructions, one-step run: parent $parent, child $child (with what it inherited at fork)"
   if perf stat -e task-clock true >/dev/null 2>&1; then
-    for cmd in "/bin/true" "$exe --version" "$exe ${run_args[*]}"; do
+    floor=$build/bin/bench_startup_floor
+    plugins=$build/lib/liesim/plugins
+    floor_cmd=()
+    [[ -x $floor ]] && floor_cmd=("$floor $plugins/liesim_pendulum_chain.so $plugins/liesim_classical_rk.so")
+    for cmd in "/bin/true" "$exe --version" "$exe ${run_args[*]}" "${floor_cmd[@]}"; do
       # shellcheck disable=SC2086
       perf stat -r 15 -e task-clock,page-faults $cmd 2>&1 >/dev/null |
         awk -v c="$cmd" '/task-clock/ {t=$1} /page-faults/ {f=$1} /elapsed/ {e=$1 * 1000} END {printf "  %-60s task-clock %6.2f ms, page faults %s, elapsed %.2f ms (mean of 15)\n", substr(c, 1, 60), t, f, e}'
