@@ -50,8 +50,6 @@ unset(_line)
 function(liesim_static_runtime target)
   if((NOT DEFINED LIESIM_STATIC_RUNTIME OR LIESIM_STATIC_RUNTIME) AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_link_options(${target} PRIVATE $<$<LINK_LANGUAGE:CXX>:-static-libstdc++ -static-libgcc -Wl,--exclude-libs,ALL>)
-    # The plugins' run time, which the command preloads for its children (preload_for_children).
-    target_compile_definitions(${target} PRIVATE LIESIM_PLUGIN_RUNTIME="libstdc++.so.6")
   endif()
 endfunction()
 

@@ -47,7 +47,7 @@ int list(const Registry& registry, const std::vector<std::string>& args) {
   return list(registry, as_json);
 }
 
-int describe(const std::vector<std::string>& plugin_paths, const std::vector<std::string>& args) {
+int describe(const Registry& registry, const std::vector<std::string>& args) {
   std::vector<std::string> names, assignments;
   bool as_json = false;
   CommandLine cl("describe", "NAME [--json] [--param KEY=VALUE]...",
@@ -61,9 +61,7 @@ int describe(const std::vector<std::string>& plugin_paths, const std::vector<std
   std::map<std::string, std::string> params;
   for (const auto& a : assignments) params.insert(parse_assignment(a, "--param"));
   // Describing a model makes an instance: the plugin's code runs in a child process.
-  return contained_with_plugins(
-      "describe", plugin_paths, [&](const Registry& registry) { return describe(registry, names.front(), as_json, params); },
-      probe_time_limit());
+  return contained("describe", [&] { return describe(registry, names.front(), as_json, params); }, probe_time_limit());
 }
 
 int list(const Registry& registry, bool as_json) {

@@ -11,7 +11,7 @@ namespace liesim::cli {
 /// `liesim list [--json]` with its arguments; exit code.
 int list(const Registry& registry, const std::vector<std::string>& args);
 /// `liesim describe NAME [--json] [--param KEY=VALUE]...` with its arguments (in a child process); exit code.
-int describe(const std::vector<std::string>& plugin_paths, const std::vector<std::string>& args);
+int describe(const Registry& registry, const std::vector<std::string>& args);
 /// The list: every plugin on the search path, each loaded in a child process, then
 /// the failures (crashes included) and names offered twice; exit code 0.
 int list(const Registry& registry, bool json);
@@ -20,7 +20,7 @@ int list(const Registry& registry, bool json);
 /// or a method's options (no parameters).
 int describe(const Registry& registry, const std::string& name, bool json, const std::map<std::string, std::string>& params = {});
 /// `liesim run ...` with the remaining arguments; exit code.
-int run(const std::vector<std::string>& plugin_paths, const std::vector<std::string>& args);
+int run(const Registry& registry, const std::vector<std::string>& args);
 
 /// `liesim study FILE [--jobs N] [--out DIR] [--resume] ...` and `liesim study merge DIR...
 /// --out DIR`; exit code.

@@ -3,7 +3,6 @@
 // words with its own exit status (plugin_died_status), never a bare signal or the plugin's status.
 #pragma once
 #include <liesim/host/child_process.hpp>
-#include <liesim/host/registry.hpp>
 #include <liesim/sdk/status.hpp>
 
 #include <fmt/format.h>
@@ -11,7 +10,6 @@
 #include <cstdio>
 #include <functional>
 #include <string>
-#include <vector>
 
 namespace liesim::cli {
 
@@ -40,25 +38,6 @@ inline int contained(const std::string& command, const std::function<int()>& bod
                "remove that plugin (`liesim list` shows where it is)%s\n", command.c_str(), what.c_str(),
                command == "run" ? "; the files the run wrote before it hold what was computed" : "");
   return plugin_died_status;
-}
-
-/// contained(), with the plugins found in the child as well (the search path of `plugin_paths`):
-/// the command forks before it has read a manifest, and the child reads them while a thread loads
-/// the plugins' C++ run time (preload_library), which the command does not have (docs/design.md,
-/// "What each binary links").
-inline int contained_with_plugins(const std::string& command, const std::vector<std::string>& plugin_paths,
-                                  const std::function<int(const Registry&)>& body, double timeout_s = 0.0) {
-  return contained(
-      command,
-      [&] {
-#ifdef LIESIM_PLUGIN_RUNTIME
-        preload_library(LIESIM_PLUGIN_RUNTIME);
-#endif
-        Registry registry;
-        registry.load_directories(Registry::search_path(plugin_paths));
-        return body(registry);
-      },
-      timeout_s);
 }
 
 }  // namespace liesim::cli

@@ -2,7 +2,6 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 
-#include <liesim/host/child_process.hpp>
 #include <liesim/plugin.h>
 #include <liesim/version.hpp>
 
@@ -83,18 +82,12 @@ int main(int argc, char** argv) {
     if (command == "plot") return liesim::cli::plot(sub);
     if (command == "new") return liesim::cli::new_plugin(sub);
     if (command == "manifest") return liesim::cli::manifest(sub);
-    // These find the plugins in the child their plugin code runs in (contained_with_plugins).
-    if (command == "run") return liesim::cli::run(plugin_paths, sub);
-    if (command == "describe") return liesim::cli::describe(plugin_paths, sub);
-#ifdef LIESIM_PLUGIN_RUNTIME
-    // The commands whose plugins run in children: the plugins' C++ run time loads while the manifests
-    // are read, once for all the children (docs/design.md, "What each binary links").
-    if (command == "study" || command == "view" || command == "figure") liesim::preload_library(LIESIM_PLUGIN_RUNTIME);
-#endif
     // Finds plugin files and their manifests; a plugin's code runs only when a command needs it.
     liesim::Registry registry;
     registry.load_directories(liesim::Registry::search_path(plugin_paths));
     if (command == "list") return liesim::cli::list(registry, sub);
+    if (command == "describe") return liesim::cli::describe(registry, sub);
+    if (command == "run") return liesim::cli::run(registry, sub);
     if (command == "study") return liesim::cli::study(registry, sub);
     if (command == "view") return liesim::cli::view(registry, sub);
     if (command == "figure") return liesim::cli::figure(registry, sub);

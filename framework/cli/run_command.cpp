@@ -303,10 +303,10 @@ return 0;
 
 }  // namespace
 
-int run(const std::vector<std::string>& plugin_paths, const std::vector<std::string>& args) {
+int run(const Registry& registry, const std::vector<std::string>& args) {
   const RunArguments a = parse_run(args);
   // The plugins' code runs in a child process: a crash, exit() or hang is reported, not suffered.
-  return contained_with_plugins("run", plugin_paths, [&](const Registry& registry) { return make_run(registry, a); }, a.run_timeout);
+  return contained("run", [&] { return make_run(registry, a); }, a.run_timeout);
 }
 
 }  // namespace liesim::cli

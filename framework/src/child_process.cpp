@@ -9,13 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <system_error>
-#include <thread>
 #include <unistd.h>
 
 namespace liesim {
@@ -86,15 +83,6 @@ std::string without_stages(const std::string& text, std::string& stage) {
   return text.substr(pos);
 }
 
-/// The thread of preload_library, joined before a fork and at exit.
-struct Preload {
-  std::thread thread;
-  void wait() {
-    if (thread.joinable()) thread.join();
-  }
-  ~Preload() { wait(); }
-} preload;
-
 std::string seconds_text(double s) { return s >= 10 ? fmt::format("{:.0f} s", s) : fmt::format("{:.3g} s", s); }
 
 }  // namespace
@@ -106,16 +94,6 @@ void child_stage(const std::string& what) {
       stage_fd = std::atoi(v);
   if (stage_fd < 0) return;
   write_all(stage_fd, fmt::format("{}{:08x}{}", stage_mark, what.size(), what));
-}
-
-void preload_library(const char* soname) {
-  static bool started = false;
-  if (started) return;
-  started = true;
-  try {
-    preload.thread = std::thread([soname] { (void)::dlopen(soname, RTLD_LAZY | RTLD_LOCAL); });
-  } catch (const std::system_error&) {  // no thread: the children load it themselves
-  }
 }
 
 std::string signal_text(int sig) {
@@ -155,7 +133,6 @@ void ChildPool::start(int tag, Job job, double timeout_s, bool quiet) {
     children_.push_back(std::move(c));
     return;
   }
-  preload.wait();        // no thread of ours inside the dynamic loader when the child is made
   std::fflush(nullptr);  // nothing buffered here is written twice
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();

@@ -1,7 +1,6 @@
 // Child processes (child_process.cpp): what a job says it is doing reaches the report of its
 // death; a job whose process forks ends when it ends (its group is killed, the pipe it leaves
-// open is no reason to wait); a time limit past the clock's range is bounded, not overflowed; a
-// library preloaded for children is loaded before the next child is made.
+// open is no reason to wait); a time limit past the clock's range is bounded, not overflowed.
 #include <liesim/host/child_process.hpp>
 
 #include <doctest/doctest.h>
@@ -9,7 +8,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <unistd.h>
 
 using namespace liesim;
@@ -75,24 +73,4 @@ TEST_CASE("a time limit beyond the clock's range is bounded, and a short one sti
       0.3);
   CHECK(hang.end == ChildOutcome::End::timed_out);
   CHECK(hang.reason() == "timed out after 0.3 s while spinning (killed)");
-}
-
-TEST_CASE("a library preloaded for children is loaded before the next child is made, and inherited") {
-  auto loaded = [](const char* soname) { return ::dlopen(soname, RTLD_LAZY | RTLD_NOLOAD) != nullptr; };
-  // A library that is not there is no error, and children still start. In a child: this process
-  // preloads once (below), and a child of it inherits that.
-  const ChildOutcome missing = run_in_child(
-      [] {
-        preload_library("libliesim-no-such-library.so.9");
-        return run_in_child([] { return std::string("started"); }, 10).text;
-      },
-      10);
-  CHECK(missing.text == "started");
-  // zlib: on every Debian system (dpkg needs it), and not linked by this test.
-  REQUIRE_FALSE(loaded("libz.so.1"));
-  preload_library("libz.so.1");
-  // The child is made at once: without the wait for the preloading thread it would not have it yet.
-  const ChildOutcome o = run_in_child([&] { return std::string(loaded("libz.so.1") ? "inherited" : "not loaded"); }, 10);
-  CHECK(o.text == "inherited");
-  CHECK(loaded("libz.so.1"));
 }

@@ -46,14 +46,6 @@ inline constexpr double max_time_limit_s = 1e9;
 /// N=3"), so that a crash, exit or time limit is reported with it. Elsewhere: does nothing.
 void child_stage(const std::string& what);
 
-/// Load the shared library `soname` (dlopen, never unloaded) on a thread of its own, while this
-/// thread goes on: the command, which has its own C++ run time linked in, loads the plugins'
-/// (libstdc++.so.6) while it reads the manifests, and children started after it inherit it loaded.
-/// ChildPool::start waits for the thread before it forks (a dlopen of this thread that needs the
-/// library waits for the loader's lock). A library that does not load is ignored here (a plugin
-/// that needs it then fails to load and says why). Once per process; later calls do nothing.
-void preload_library(const char* soname);
-
 /// Children running at once; the owner starts jobs and collects their outcomes one by one. The
 /// owner must be single-threaded when it starts a job (fork). Children ignore SIGINT and SIGTERM
 /// (the owner decides when they stop) and leave with _exit, running no destructor or atexit
